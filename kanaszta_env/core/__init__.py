@@ -1,0 +1,1 @@
+"""The vectorised rules core: state arrays and numba kernels over whole batches."""

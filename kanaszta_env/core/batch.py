@@ -1,0 +1,108 @@
+"""Batch kernels: the entry points the Python layer calls once per batch."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .game import apply_action, episode_truncated, reset_game
+from .legal import NUM_ACTIONS, legal_row
+from .rng import below
+from .state import PHASE_OVER
+
+
+@njit(cache=True)
+def reset_batch(s, cfg, seeds: np.ndarray, which: np.ndarray) -> None:
+    """Start new games from ``seeds[b]`` in every slot ``b`` where ``which[b]``."""
+    for b in range(seeds.shape[0]):
+        if which[b]:
+            reset_game(s, cfg, b, seeds[b])
+
+
+@njit(cache=True)
+def first_illegal(s, cfg, actions: np.ndarray) -> int:
+    """Index of the first game whose action is illegal, or -1. Games that are
+    over accept any action (it is ignored)."""
+    row = np.zeros(NUM_ACTIONS, dtype=np.bool_)
+    for b in range(actions.shape[0]):
+        if s.phase[b] == PHASE_OVER:
+            continue
+        a = actions[b]
+        if a < 0 or a >= NUM_ACTIONS:
+            return b
+        legal_row(s, cfg, b, row)
+        if not row[a]:
+            return b
+    return -1
+
+
+@njit(cache=True)
+def step_batch(s, cfg, actions: np.ndarray, rewards: np.ndarray, terminated: np.ndarray, truncated: np.ndarray) -> None:
+    """Apply one (already validated) action per game; rewards and end flags
+    are written for the games that finish with this step."""
+    rewards[:] = 0.0
+    terminated[:] = False
+    truncated[:] = False
+    for b in range(actions.shape[0]):
+        if s.phase[b] == PHASE_OVER:
+            continue
+        apply_action(s, cfg, b, actions[b], rewards)
+        if s.phase[b] == PHASE_OVER:
+            if episode_truncated(s, cfg, b):
+                truncated[b] = True
+            else:
+                terminated[b] = True
+
+
+@njit(cache=True)
+def sample_uniform(mask: np.ndarray, rng: np.ndarray, out: np.ndarray) -> None:
+    """One uniformly random legal action per row (-1 where none is legal)."""
+    for b in range(mask.shape[0]):
+        n = 0
+        for a in range(mask.shape[1]):
+            if mask[b, a]:
+                n += 1
+        if n == 0:
+            out[b] = -1
+            continue
+        k = below(rng, b, n)
+        for a in range(mask.shape[1]):
+            if mask[b, a]:
+                if k == 0:
+                    out[b] = a
+                    break
+                k -= 1
+
+
+@njit(cache=True)
+def random_playout(s, cfg, rng: np.ndarray, max_steps: int, auto_reset: bool, seeds: np.ndarray) -> np.ndarray:
+    """Play uniformly random legal actions in every game for ``max_steps``
+    batch steps (benchmarks and fuzzing). Returns decisions made and episodes
+    finished as ``[decisions, episodes]``."""
+    B = s.phase.shape[0]
+    row = np.zeros(NUM_ACTIONS, dtype=np.bool_)
+    rewards = np.zeros((B, s.hand.shape[1]), dtype=np.float64)
+    counts = np.zeros(2, dtype=np.int64)
+    for _ in range(max_steps):
+        for b in range(B):
+            if s.phase[b] == PHASE_OVER:
+                if not auto_reset:
+                    continue
+                seeds[b] += np.uint64(B)
+                reset_game(s, cfg, b, seeds[b])
+            legal_row(s, cfg, b, row)
+            n = 0
+            for a in range(NUM_ACTIONS):
+                if row[a]:
+                    n += 1
+            k = below(rng, b, n)
+            for a in range(NUM_ACTIONS):
+                if row[a]:
+                    if k == 0:
+                        apply_action(s, cfg, b, a, rewards)
+                        break
+                    k -= 1
+            counts[0] += 1
+            if s.phase[b] == PHASE_OVER:
+                counts[1] += 1
+    return counts

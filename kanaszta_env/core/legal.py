@@ -1,0 +1,298 @@
+"""The exact legal-action mask.
+
+Melding is permissive between steps (a group may be incomplete while it is
+being built) and strict at the end: the discard is legal only when
+:func:`~kanaszta_env.core.melds.can_end_melding` holds. Any position of the
+ordinary meld phase can still be finished, because ``withdraw`` (R12.5) is
+legal whenever something was laid or moved. The obligatory meld of a
+penalised pickup cannot be withdrawn, so there every action is checked for
+feasibility (``pickup.obligation_feasible``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .. import actions as A
+from ..cards import HEART_ACE, IS_BLACK_THREE, JOKER, NUM_TYPES, TYPE_GROUP, WILD_GROUP, WILD_TYPES
+from ..rules import CFG_HEART_ACES, CFG_OPENING_MIN, CFG_SCHEDULE, CFG_SCHEDULE_LEN
+from .melds import can_end_melding, group_size, has_canasta, naturals, small_wilds, wild_target_ok
+from .pickup import obligation_feasible
+from .state import (
+    FREE_GONE,
+    FREE_NOW,
+    FREE_USED,
+    PHASE_CUT,
+    PHASE_DISCARD,
+    PHASE_DRAW,
+    PHASE_MELD,
+    PHASE_PICKUP,
+)
+
+NUM_ACTIONS = A.NUM_ACTIONS
+_MELD_TYPE = A.MELD_TYPE
+_WILD_TYPES = np.array(WILD_TYPES, dtype=np.int8)
+
+
+@njit(cache=True)
+def opening_minimum(totals: np.ndarray, cfg: np.ndarray, b: int, p: int) -> int:
+    """R12.2: the fixed minimum, or the schedule's value for the player's total."""
+    steps = cfg[CFG_SCHEDULE_LEN]
+    if steps == 0:
+        return cfg[CFG_OPENING_MIN]
+    total = totals[b, p]
+    minimum = cfg[CFG_SCHEDULE + 1]
+    for i in range(steps):
+        if total >= cfg[CFG_SCHEDULE + 2 * i]:
+            minimum = cfg[CFG_SCHEDULE + 2 * i + 1]
+    return minimum
+
+
+@njit(cache=True)
+def hand_size(hand: np.ndarray) -> int:
+    total = 0
+    for t in range(NUM_TYPES):
+        total += hand[t]
+    return total
+
+
+@njit(cache=True)
+def is_frozen(card: int) -> bool:
+    """R9: a black three or a wild on top freezes the discard pile."""
+    return IS_BLACK_THREE[card] or card == JOKER or card // 4 == 1
+
+
+@njit(cache=True)
+def wild_kind(card: int) -> int:
+    return 1 if card == JOKER else 0
+
+
+@njit(cache=True)
+def unlocked_wilds(grp: np.ndarray, locked: np.ndarray, kind: int) -> int:
+    count = grp[8] if kind == 1 else small_wilds(grp)
+    return count - locked[kind]
+
+
+@njit(cache=True)
+def can_lift(groups: np.ndarray, cp_groups: np.ndarray, locked: np.ndarray, g: int, kind: int) -> bool:
+    """R13.2: a wild not placed this turn may leave a group that is not a wild
+    canasta, if some other group could take it."""
+    if unlocked_wilds(groups[g], locked[g], kind) <= 0:
+        return False
+    if g == WILD_GROUP and group_size(cp_groups[g]) >= 7:
+        return False
+    for g2 in range(WILD_GROUP + 1):
+        if g2 != g and wild_target_ok(g2, groups[g2], cp_groups[g2], locked[g2, 0] + locked[g2, 1] + 1):
+            return True
+    return False
+
+
+@njit(cache=True)
+def pile_pickup_allowed(s, cfg, b: int, p: int) -> bool:
+    """R8.1-R8.2 (with R7.5 and R9): may the player take the discard pile?"""
+    if s.free_pickup[b, p] != FREE_USED and s.free_pickup[b, p] != FREE_GONE:
+        return False
+    n = s.pile_len[b]
+    if n == 0:
+        return False
+    top = s.pile[b, n - 1]
+    if is_frozen(top):
+        return False
+    hand = s.hand[b, p]
+    r = TYPE_GROUP[top]
+    support = 0
+    for t in range(NUM_TYPES):
+        if TYPE_GROUP[t] == r or (t == JOKER or t // 4 == 1):
+            support += hand[t]
+    if support < 2:
+        return False
+    # simulate step 1 of R8.3: the top card joins the hand
+    hand[top] += 1
+    ok = obligation_feasible(
+        hand,
+        s.groups[b, p],
+        s.groups[b, p],
+        -1,
+        s.locked[b],
+        top,
+        0,
+        s.opened[b, p] == 1,
+        n - 1,
+        opening_minimum(s.totals, cfg, b, p),
+    )
+    hand[top] -= 1
+    return ok
+
+
+@njit(cache=True)
+def legal_row(s, cfg, b: int, out: np.ndarray) -> None:
+    """Write game ``b``'s legal actions into the boolean row ``out`` (zeroed here)."""
+    out[:] = False
+    phase = s.phase[b]
+    p = s.to_move[b]
+    if phase == PHASE_CUT:
+        out[A.KEEP] = True
+        out[A.LEAVE] = True
+    elif phase == PHASE_DRAW:
+        out[A.DRAW] = True
+        n = s.pile_len[b]
+        if s.free_pickup[b, p] == FREE_NOW:
+            out[A.TAKE_FREE] = n > 0 and not is_frozen(s.pile[b, n - 1])
+        else:
+            out[A.TAKE_PILE] = pile_pickup_allowed(s, cfg, b, p)
+    elif phase == PHASE_DISCARD:
+        hand = s.hand[b, p]
+        ok = hand_size(hand) >= 2 or has_canasta(s.groups[b, p])
+        for t in range(NUM_TYPES):
+            out[A.DISCARD0 + t] = ok and hand[t] > 0
+    elif phase == PHASE_MELD:
+        _meld_row(s, cfg, b, p, out)
+    elif phase == PHASE_PICKUP:
+        _pickup_row(s, cfg, b, p, out)
+
+
+@njit(cache=True)
+def _meld_row(s, cfg, b: int, p: int, out: np.ndarray) -> None:
+    hand = s.hand[b, p]
+    groups = s.groups[b, p]
+    cp = s.cp_groups[b]
+    locked = s.locked[b]
+    if s.lifted[b] >= 0:  # R13.2: the lifted wild must go into another group at once
+        src = s.lifted_from[b]
+        for g in range(WILD_GROUP + 1):
+            if g != src and wild_target_ok(g, groups[g], cp[g], locked[g, 0] + locked[g, 1] + 1):
+                out[A.PLACE0 + g] = True
+        out[A.WITHDRAW] = True
+        return
+    size = hand_size(hand)
+    if size >= 2:  # R14.2: the last card is never melded
+        for i in range(44):
+            t = _MELD_TYPE[i]
+            if hand[t] > 0:
+                g = i // 4
+                n = naturals(groups[g]) + 1
+                fixed = locked[g, 0] + locked[g, 1]
+                out[A.MELD0 + i] = n <= 8 and (fixed == 0 or n + fixed <= 7)
+        for k in range(5):
+            if hand[_WILD_TYPES[k]] > 0:
+                kind = 1 if k == 4 else 0
+                for g in range(WILD_GROUP + 1):
+                    fixed = locked[g, 0] + locked[g, 1] + 1
+                    out[A.WILD0 + 12 * k + g] = wild_target_ok(g, groups[g], cp[g], fixed)
+        out[A.HEART_ACE] = cfg[CFG_HEART_ACES] == 1 and hand[HEART_ACE] > 0
+    for kind in range(2):
+        for g in range(WILD_GROUP + 1):
+            out[A.LIFT0 + 12 * kind + g] = can_lift(groups, cp, locked, g, kind)
+    out[A.WITHDRAW] = s.changed[b] == 1
+    minimum = opening_minimum(s.totals, cfg, b, p)
+    new_aces = s.sep_heart_aces[b, p] - s.cp_sep_heart_aces[b]
+    if can_end_melding(groups, cp, size, s.opened[b, p] == 1, new_aces, minimum):
+        for t in range(NUM_TYPES):
+            out[A.DISCARD0 + t] = hand[t] > 0
+
+
+@njit(cache=True)
+def _feasible(s, cfg, b: int, p: int) -> bool:
+    return obligation_feasible(
+        s.hand[b, p],
+        s.groups[b, p],
+        s.cp_groups[b],
+        s.lifted[b],
+        s.locked[b],
+        s.pickup_card[b],
+        s.pickup_from_hand[b],
+        s.opened[b, p] == 1,
+        s.pile_len[b],
+        opening_minimum(s.totals, cfg, b, p),
+    )
+
+
+@njit(cache=True)
+def _pickup_row(s, cfg, b: int, p: int, out: np.ndarray) -> None:
+    """Step 2 of R8.3: melds from hand that keep the obligation achievable.
+
+    An opened player melds into the top card's group only (and moves wilds
+    it displaces); a player who has not opened builds his opening from hand.
+    Each candidate is applied, checked with the exact feasibility test, and
+    undone.
+    """
+    hand = s.hand[b, p]
+    groups = s.groups[b, p]
+    cp = s.cp_groups[b]
+    locked = s.locked[b]
+    r = TYPE_GROUP[s.pickup_card[b]]
+    opened = s.opened[b, p] == 1
+    lifted = s.lifted[b]
+    if lifted >= 0:
+        kind = wild_kind(lifted)
+        slot = 8 if kind == 1 else 4 + lifted % 4
+        for g in range(WILD_GROUP + 1):
+            fixed = locked[g, 0] + locked[g, 1] + 1
+            if g == s.lifted_from[b] or not wild_target_ok(g, groups[g], cp[g], fixed):
+                continue
+            groups[g, slot] += 1
+            locked[g, kind] += 1
+            s.lifted[b] = -1
+            out[A.PLACE0 + g] = _feasible(s, cfg, b, p)
+            s.lifted[b] = lifted
+            locked[g, kind] -= 1
+            groups[g, slot] -= 1
+        return
+    for i in range(44):
+        t = _MELD_TYPE[i]
+        g = i // 4
+        if hand[t] == 0 or (opened and g != r):
+            continue
+        hand[t] -= 1
+        groups[g, t % 4] += 1
+        bump = 1 if g == r else 0
+        s.pickup_from_hand[b] += bump
+        out[A.MELD0 + i] = _feasible(s, cfg, b, p)
+        s.pickup_from_hand[b] -= bump
+        groups[g, t % 4] -= 1
+        hand[t] += 1
+    for k in range(5):
+        t = _WILD_TYPES[k]
+        if hand[t] == 0:
+            continue
+        kind = 1 if k == 4 else 0
+        for g in range(WILD_GROUP + 1):
+            if opened and g != r:
+                continue
+            if not wild_target_ok(g, groups[g], cp[g], locked[g, 0] + locked[g, 1] + 1):
+                continue
+            hand[t] -= 1
+            groups[g, 4 + k] += 1
+            locked[g, kind] += 1
+            bump = 1 if g == r else 0
+            s.pickup_from_hand[b] += bump
+            out[A.WILD0 + 12 * k + g] = _feasible(s, cfg, b, p)
+            s.pickup_from_hand[b] -= bump
+            locked[g, kind] -= 1
+            groups[g, 4 + k] -= 1
+            hand[t] += 1
+    if opened:
+        for kind in range(2):
+            if unlocked_wilds(groups[r], locked[r], kind) <= 0:
+                continue
+            slot = 8
+            if kind == 0:
+                for k in range(4, 8):
+                    if groups[r, k] > 0:
+                        slot = k
+                        break
+            groups[r, slot] -= 1
+            s.lifted[b] = 52 if kind == 1 else 4 + (slot - 4)
+            s.lifted_from[b] = r
+            out[A.LIFT0 + 12 * kind + r] = _feasible(s, cfg, b, p)
+            s.lifted[b] = -1
+            s.lifted_from[b] = -1
+            groups[r, slot] += 1
+
+
+@njit(cache=True)
+def legal_mask(s, cfg, out: np.ndarray) -> None:
+    """Legal actions of every game into ``out`` of shape (B, NUM_ACTIONS)."""
+    for b in range(out.shape[0]):
+        legal_row(s, cfg, b, out[b])

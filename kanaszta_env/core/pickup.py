@@ -1,0 +1,239 @@
+"""The penalised pickup (R8): whether its obligatory meld is complete, and
+whether it can still be completed.
+
+Step 2 of R8.3 cannot be withdrawn, so the mask must never let a player into a
+position from which it cannot be finished. The checks below work on counts:
+suits do not matter for legality, and wilds only by number.
+
+* An opened player melds the top card with at least two hand cards into his
+  group of its rank; he may displace wilds of that group into his other
+  groups (R13.3), which is what lets a black canasta turn gold.
+* A player who has not opened makes his opening from hand and the top card
+  (R8.2); all his groups are new, so the question is a small knapsack over
+  the eleven ranks and the wilds-only group, solved exactly by dynamic
+  programming over (hand wilds used, cards used, canasta made).
+* Either way the player must keep a card to discard after the rest of the
+  pile joins his hand (R14.2).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..cards import GROUP_CARD_VALUE, NUM_TYPES, TYPE_GROUP, TYPE_WILD_SLOT, WILD_GROUP
+from .melds import (
+    group_size,
+    groups_legal_since,
+    has_canasta,
+    max_wilds,
+    natural_group_legal,
+    naturals,
+    opening_value,
+    small_wilds,
+)
+
+
+@njit(cache=True)
+def _hand_count(hand: np.ndarray) -> int:
+    total = 0
+    for t in range(NUM_TYPES):
+        total += hand[t]
+    return total
+
+
+@njit(cache=True)
+def _hand_wilds(hand: np.ndarray) -> int:
+    total = 0
+    for t in range(NUM_TYPES):
+        if TYPE_WILD_SLOT[t] >= 0:
+            total += hand[t]
+    return total
+
+
+@njit(cache=True)
+def _hand_naturals(hand: np.ndarray, g: int) -> int:
+    total = 0
+    for t in range(NUM_TYPES):
+        if TYPE_GROUP[t] == g:
+            total += hand[t]
+    return total
+
+
+@njit(cache=True)
+def _top_card_melded(groups: np.ndarray, cp_groups: np.ndarray, card: int) -> bool:
+    g = TYPE_GROUP[card]
+    suit = card % 4
+    return groups[g, suit] > cp_groups[g, suit]
+
+
+@njit(cache=True)
+def _keeps_a_discard(left: int, canasta: bool) -> bool:
+    """R14.2 after the rest of the pile is taken: ``left`` cards in hand."""
+    return left >= 2 or (left == 1 and canasta)
+
+
+@njit(cache=True)
+def obligation_met(
+    hand: np.ndarray,
+    groups: np.ndarray,
+    cp_groups: np.ndarray,
+    lifted: int,
+    card: int,
+    from_hand: int,
+    opened: bool,
+    rest: int,
+    minimum: int,
+) -> bool:
+    """Whether step 2 of R8.3 is complete (then the rest of the pile is taken)."""
+    if lifted >= 0 or from_hand < 3 or not _top_card_melded(groups, cp_groups, card):
+        return False
+    if not groups_legal_since(groups, cp_groups):
+        return False
+    if not opened and opening_value(groups) < minimum:
+        return False
+    return _keeps_a_discard(_hand_count(hand) + rest, has_canasta(groups))
+
+
+@njit(cache=True)
+def obligation_feasible(
+    hand: np.ndarray,
+    groups: np.ndarray,
+    cp_groups: np.ndarray,
+    lifted: int,
+    locked: np.ndarray,
+    card: int,
+    from_hand: int,
+    opened: bool,
+    rest: int,
+    minimum: int,
+) -> bool:
+    """Whether step 2 of R8.3 can still be completed from this position."""
+    if opened:
+        return _opened_feasible(hand, groups, cp_groups, lifted, locked, card, from_hand, rest)
+    return _opening_feasible(hand, groups, card, rest, minimum)
+
+
+@njit(cache=True)
+def _opened_feasible(
+    hand: np.ndarray,
+    groups: np.ndarray,
+    cp_groups: np.ndarray,
+    lifted: int,
+    locked: np.ndarray,
+    card: int,
+    from_hand: int,
+    rest: int,
+) -> bool:
+    r = TYPE_GROUP[card]
+    n = naturals(groups[r])
+    w = small_wilds(groups[r]) + groups[r, 8]
+    fixed = locked[r, 0] + locked[r, 1]  # hand wilds put there: they stay
+    movable = w - fixed + (1 if lifted >= 0 else 0)
+    h = _hand_naturals(hand, r)
+    wilds = _hand_wilds(hand)
+    hand_size = _hand_count(hand)
+    need_top = not _top_card_melded(groups, cp_groups, card)
+    cp_size_r = group_size(cp_groups[r])
+    # room for displaced wilds in the other groups
+    spare = 0
+    other_canasta = False
+    for g in range(WILD_GROUP):
+        if g == r:
+            continue
+        ng = naturals(groups[g])
+        size = group_size(groups[g])
+        if size >= 7:
+            other_canasta = True
+        if ng == 0:
+            continue
+        room = max_wilds(ng) - (size - ng)
+        if room < 0:
+            return False
+        spare += room
+    wild_size = group_size(groups[WILD_GROUP])
+    wild_fixed = group_size(cp_groups[WILD_GROUP]) >= 7
+    if wild_size >= 7:
+        other_canasta = True
+    for a in range(h + 1):
+        if a == 0 and need_top:
+            continue
+        if n + a > 8:
+            break
+        for j in range(wilds + 1):
+            if from_hand + a + j < 3:
+                continue
+            for m in range(movable + 1):
+                wf = fixed + j + m
+                if not natural_group_legal(n + a, wf):
+                    continue
+                size_r = n + a + wf
+                if cp_size_r >= 7 and size_r < 7:
+                    continue
+                displaced = movable - m
+                for dx in range(displaced + 1):
+                    if displaced - dx > spare:
+                        continue
+                    final_wild = wild_size + dx
+                    if dx > 0 and wild_fixed:
+                        continue
+                    if final_wild != 0 and (final_wild < 3 or final_wild > 7):
+                        continue
+                    canasta = other_canasta or size_r >= 7 or final_wild >= 7
+                    if _keeps_a_discard(hand_size - a - j + rest, canasta):
+                        return True
+    return False
+
+
+@njit(cache=True)
+def _opening_feasible(hand: np.ndarray, groups: np.ndarray, card: int, rest: int, minimum: int) -> bool:
+    """Exact knapsack: can the groups laid so far be completed, from hand, into
+    legal groups worth ``minimum`` that include the top card, keeping a discard?"""
+    r = TYPE_GROUP[card]
+    wilds = _hand_wilds(hand)
+    hand_size = _hand_count(hand)
+    max_cards = hand_size + rest - 1  # using that many leaves exactly one card
+    if max_cards > hand_size:
+        max_cards = hand_size
+    need_top = groups[r, card % 4] == 0
+    # dp[u, c, k]: best value with u hand wilds and c cards used, k = canasta made
+    dp = np.full((wilds + 1, max_cards + 1, 2), -1, dtype=np.int32)
+    dp[0, 0, 0] = 0
+    for g in range(WILD_GROUP + 1):
+        n = naturals(groups[g])
+        w = small_wilds(groups[g]) + groups[g, 8]
+        h = 0 if g == WILD_GROUP else _hand_naturals(hand, g)
+        nxt = np.full_like(dp, -1)
+        for u in range(wilds + 1):
+            for c in range(max_cards + 1):
+                for k in range(2):
+                    v = dp[u, c, k]
+                    if v < 0:
+                        continue
+                    for a in range(h + 1):
+                        if g == r and a == 0 and need_top:
+                            continue
+                        for j in range(wilds - u + 1):
+                            used = c + a + j
+                            if used > max_cards:
+                                break
+                            size = n + a + w + j
+                            if size == 0:
+                                if g == r:
+                                    continue
+                            elif g == WILD_GROUP:
+                                if size < 3 or size > 7:
+                                    continue
+                            elif not natural_group_legal(n + a, w + j):
+                                continue
+                            k2 = 1 if (k == 1 or size >= 7) else 0
+                            v2 = v + size * GROUP_CARD_VALUE[g]
+                            if v2 > nxt[u + j, used, k2]:
+                                nxt[u + j, used, k2] = v2
+        dp = nxt
+    for u in range(wilds + 1):
+        for c in range(max_cards + 1):
+            for k in range(2):
+                if dp[u, c, k] >= minimum and _keeps_a_discard(hand_size - c + rest, k == 1):
+                    return True
+    return False
