@@ -129,11 +129,11 @@ def _start_hand(s, cfg, b: int) -> None:
             s.stock[b, k] = t
             k += 1
     shuffle(s.rng, b, s.stock[b], DECK_SIZE)
-    # the cut cards are the last three; the stock's top is its last entry
+    # the cut cards are the stock's top three (its last entries) until the deal
     for i in range(3):
         s.cut_cards[b, i] = s.stock[b, DECK_SIZE - 1 - i]
         s.cut_kept[b, i] = -1
-    s.stock_len[b] = DECK_SIZE - 3
+    s.stock_len[b] = DECK_SIZE
     s.stock_known[b] = 0
     s.cut_index[b] = 0
     s.phase[b] = PHASE_CUT
@@ -159,6 +159,7 @@ def _deal(s, cfg, b: int, rewards) -> None:
     the bottom of the stock, and lay out red threes."""
     players = cfg[CFG_PLAYERS]
     st = s.starter[b]
+    s.stock_len[b] -= 3
     kept = 0
     for i in range(3):
         kept += s.cut_kept[b, i]

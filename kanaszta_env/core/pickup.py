@@ -129,7 +129,8 @@ def _opened_feasible(
     n = naturals(groups[r])
     w = small_wilds(groups[r]) + groups[r, 8]
     fixed = locked[r, 0] + locked[r, 1]  # hand wilds put there: they stay
-    movable = w - fixed + (1 if lifted >= 0 else 0)
+    movable = w - fixed  # wilds of the checkpoint still in the group
+    in_transit = 1 if lifted >= 0 else 0  # a lifted wild never returns to its group
     h = _hand_naturals(hand, r)
     wilds = _hand_wilds(hand)
     hand_size = _hand_count(hand)
@@ -170,7 +171,7 @@ def _opened_feasible(
                 size_r = n + a + wf
                 if cp_size_r >= 7 and size_r < 7:
                     continue
-                displaced = movable - m
+                displaced = movable - m + in_transit
                 for dx in range(displaced + 1):
                     if displaced - dx > spare:
                         continue

@@ -1,0 +1,17 @@
+"""kanaszta-env: Díszített kanaszta (Hungarian decorated canasta) for reinforcement learning."""
+
+from .actions import ACTION_NAMES, NUM_ACTIONS, action_from_name, action_name
+from .engine import GameBatch, IllegalActionError, StepResult
+from .rules import Rules
+
+__all__ = [
+    "ACTION_NAMES",
+    "NUM_ACTIONS",
+    "GameBatch",
+    "IllegalActionError",
+    "Rules",
+    "StepResult",
+    "action_from_name",
+    "action_name",
+]
+__version__ = "0.1.0"
