@@ -99,7 +99,7 @@ def parse_card(token: str) -> int:
     """Type index of a card written as in R1.2 (case-insensitive): ``"10s"`` → 36."""
     if not isinstance(token, str):
         raise ValueError(f"card must be a string like 'AH', got {token!r}")
-    t = _NAME_TO_TYPE.get(token.strip().upper())
+    t = _NAME_TO_TYPE.get(token.upper())
     if t is None:
         raise ValueError(f"unknown card {token!r}: expected rank A 2-10 J Q K + suit S H D C, or JK")
     return t

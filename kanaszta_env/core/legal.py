@@ -75,20 +75,6 @@ def unlocked_wilds(grp: np.ndarray, locked: np.ndarray, kind: int) -> int:
 
 
 @njit(cache=True)
-def can_lift(groups: np.ndarray, cp_groups: np.ndarray, locked: np.ndarray, g: int, kind: int) -> bool:
-    """R13.2: a wild not placed this turn may leave a group that is not a wild
-    canasta, if some other group could take it."""
-    if unlocked_wilds(groups[g], locked[g], kind) <= 0:
-        return False
-    if g == WILD_GROUP and group_size(cp_groups[g]) >= 7:
-        return False
-    for g2 in range(WILD_GROUP + 1):
-        if g2 != g and wild_target_ok(g2, groups[g2], cp_groups[g2], locked[g2, 0] + locked[g2, 1] + 1):
-            return True
-    return False
-
-
-@njit(cache=True)
 def pile_pickup_allowed(s, cfg, b: int, p: int) -> bool:
     """R8.1-R8.2 (with R7.5 and R9): may the player take the discard pile?"""
     if s.free_pickup[b, p] != FREE_USED and s.free_pickup[b, p] != FREE_GONE:
@@ -158,32 +144,41 @@ def _meld_row(s, cfg, b: int, p: int, out: np.ndarray) -> None:
     groups = s.groups[b, p]
     cp = s.cp_groups[b]
     locked = s.locked[b]
+    # per-group facts, computed once: can a wild still go there? how many naturals?
+    target = np.empty(WILD_GROUP + 1, dtype=np.bool_)
+    nat = np.empty(WILD_GROUP + 1, dtype=np.int64)
+    targets = 0
+    for g in range(WILD_GROUP + 1):
+        nat[g] = naturals(groups[g])
+        target[g] = wild_target_ok(g, groups[g], cp[g], locked[g, 0] + locked[g, 1] + 1)
+        targets += target[g]
     if s.lifted[b] >= 0:  # R13.2: the lifted wild must go into another group at once
         src = s.lifted_from[b]
         for g in range(WILD_GROUP + 1):
-            if g != src and wild_target_ok(g, groups[g], cp[g], locked[g, 0] + locked[g, 1] + 1):
-                out[A.PLACE0 + g] = True
+            out[A.PLACE0 + g] = target[g] and g != src
         out[A.WITHDRAW] = True
         return
     size = hand_size(hand)
     if size >= 2:  # R14.2: the last card is never melded
         for i in range(44):
-            t = _MELD_TYPE[i]
-            if hand[t] > 0:
+            if hand[_MELD_TYPE[i]] > 0:
                 g = i // 4
-                n = naturals(groups[g]) + 1
+                n = nat[g] + 1
                 fixed = locked[g, 0] + locked[g, 1]
                 out[A.MELD0 + i] = n <= 8 and (fixed == 0 or n + fixed <= 7)
         for k in range(5):
             if hand[_WILD_TYPES[k]] > 0:
-                kind = 1 if k == 4 else 0
                 for g in range(WILD_GROUP + 1):
-                    fixed = locked[g, 0] + locked[g, 1] + 1
-                    out[A.WILD0 + 12 * k + g] = wild_target_ok(g, groups[g], cp[g], fixed)
+                    out[A.WILD0 + 12 * k + g] = target[g]
         out[A.HEART_ACE] = cfg[CFG_HEART_ACES] == 1 and hand[HEART_ACE] > 0
-    for kind in range(2):
-        for g in range(WILD_GROUP + 1):
-            out[A.LIFT0 + 12 * kind + g] = can_lift(groups, cp, locked, g, kind)
+    for g in range(WILD_GROUP + 1):
+        if targets - target[g] == 0:
+            continue  # no other group could take a wild lifted from here
+        if g == WILD_GROUP and group_size(cp[g]) >= 7:
+            continue  # R13.2: a wild canasta is never broken up
+        grp = groups[g]
+        out[A.LIFT0 + g] = small_wilds(grp) > locked[g, 0]
+        out[A.LIFT0 + 12 + g] = grp[8] > locked[g, 1]
     out[A.WITHDRAW] = s.changed[b] == 1
     minimum = opening_minimum(s.totals, cfg, b, p)
     new_aces = s.sep_heart_aces[b, p] - s.cp_sep_heart_aces[b]
