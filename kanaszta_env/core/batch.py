@@ -75,19 +75,19 @@ def sample_uniform(mask: np.ndarray, rng: np.ndarray, out: np.ndarray) -> None:
 
 
 @njit(cache=True)
-def random_playout(s, cfg, rng: np.ndarray, max_steps: int, auto_reset: bool, seeds: np.ndarray) -> np.ndarray:
+def random_playout(s, cfg, rng: np.ndarray, max_steps: int, seeds: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     """Play uniformly random legal actions in every game for ``max_steps``
-    batch steps (benchmarks and fuzzing). Returns decisions made and episodes
-    finished as ``[decisions, episodes]``."""
+    sweeps over the batch, restarting finished games from ``seeds[b] + B``
+    (benchmarks and fuzzing). The decision counts of finished episodes are
+    written to ``lengths`` (as many as fit). Returns ``[decisions, episodes]``."""
     B = s.phase.shape[0]
     row = np.zeros(NUM_ACTIONS, dtype=np.bool_)
     rewards = np.zeros((B, s.hand.shape[1]), dtype=np.float64)
+    current = np.zeros(B, dtype=np.int64)
     counts = np.zeros(2, dtype=np.int64)
     for _ in range(max_steps):
         for b in range(B):
             if s.phase[b] == PHASE_OVER:
-                if not auto_reset:
-                    continue
                 seeds[b] += np.uint64(B)
                 reset_game(s, cfg, b, seeds[b])
             legal_row(s, cfg, b, row)
@@ -103,6 +103,10 @@ def random_playout(s, cfg, rng: np.ndarray, max_steps: int, auto_reset: bool, se
                         break
                     k -= 1
             counts[0] += 1
+            current[b] += 1
             if s.phase[b] == PHASE_OVER:
+                if counts[1] < lengths.shape[0]:
+                    lengths[counts[1]] = current[b]
                 counts[1] += 1
+                current[b] = 0
     return counts

@@ -189,33 +189,39 @@ def _opened_feasible(
 @njit(cache=True)
 def _opening_feasible(hand: np.ndarray, groups: np.ndarray, card: int, rest: int, minimum: int) -> bool:
     """Exact knapsack: can the groups laid so far be completed, from hand, into
-    legal groups worth ``minimum`` that include the top card, keeping a discard?"""
+    legal groups worth ``minimum`` that include the top card, keeping a discard?
+
+    States are (hand wilds used, cards used, canasta made) with the best value
+    reached; cards are only counted when the rest of the pile (``rest`` cards)
+    does not already guarantee a card to discard.
+    """
     r = TYPE_GROUP[card]
     wilds = _hand_wilds(hand)
     hand_size = _hand_count(hand)
-    max_cards = hand_size + rest - 1  # using that many leaves exactly one card
-    if max_cards > hand_size:
-        max_cards = hand_size
+    count_cards = rest < 2
+    max_cards = min(hand_size, hand_size + rest - 1) if count_cards else 0
     need_top = groups[r, card % 4] == 0
-    # dp[u, c, k]: best value with u hand wilds and c cards used, k = canasta made
-    dp = np.full((wilds + 1, max_cards + 1, 2), -1, dtype=np.int32)
-    dp[0, 0, 0] = 0
+    nc = max_cards + 1
+    size_states = (wilds + 1) * nc * 2
+    dp = np.full(size_states, -1, dtype=np.int32)
+    nxt = np.empty(size_states, dtype=np.int32)
+    dp[0] = 0  # index (u * nc + c) * 2 + k
     for g in range(WILD_GROUP + 1):
         n = naturals(groups[g])
         w = small_wilds(groups[g]) + groups[g, 8]
         h = 0 if g == WILD_GROUP else _hand_naturals(hand, g)
-        nxt = np.full_like(dp, -1)
+        nxt[:] = -1
         for u in range(wilds + 1):
-            for c in range(max_cards + 1):
+            for c in range(nc):
                 for k in range(2):
-                    v = dp[u, c, k]
+                    v = dp[(u * nc + c) * 2 + k]
                     if v < 0:
                         continue
                     for a in range(h + 1):
                         if g == r and a == 0 and need_top:
                             continue
                         for j in range(wilds - u + 1):
-                            used = c + a + j
+                            used = c + a + j if count_cards else 0
                             if used > max_cards:
                                 break
                             size = n + a + w + j
@@ -229,12 +235,16 @@ def _opening_feasible(hand: np.ndarray, groups: np.ndarray, card: int, rest: int
                                 continue
                             k2 = 1 if (k == 1 or size >= 7) else 0
                             v2 = v + size * GROUP_CARD_VALUE[g]
-                            if v2 > nxt[u + j, used, k2]:
-                                nxt[u + j, used, k2] = v2
-        dp = nxt
+                            idx = ((u + j) * nc + used) * 2 + k2
+                            if v2 > nxt[idx]:
+                                nxt[idx] = v2
+        dp, nxt = nxt, dp
     for u in range(wilds + 1):
-        for c in range(max_cards + 1):
+        for c in range(nc):
             for k in range(2):
-                if dp[u, c, k] >= minimum and _keeps_a_discard(hand_size - c + rest, k == 1):
+                if dp[(u * nc + c) * 2 + k] < minimum:
+                    continue
+                left = hand_size - c + rest
+                if not count_cards or _keeps_a_discard(left, k == 1):
                     return True
     return False

@@ -1,0 +1,111 @@
+"""Throughput of the batched rules core under uniformly random legal play.
+
+Prints, for the compiled random-play kernel at B games on one core:
+decisions/s and hands/s (median of several timed runs), the median number of
+decisions per hand; then the same loop driven from Python through the public
+``GameBatch`` API (legal_mask + sampling + validated step); and the numba
+compilation time with an empty cache and the import time with a warm one.
+
+    python benchmarks/bench_core.py [--batch 1024] [--sweeps 200] [--repeats 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+
+def kernel_throughput(batch: int, sweeps: int, repeats: int, players: int, variant: str) -> dict:
+    from kanaszta_env import GameBatch, Rules
+    from kanaszta_env.core.batch import random_playout
+
+    games = GameBatch(Rules(num_players=players, variant=variant), batch_size=batch)
+    games.reset(seed=0)
+    seeds = np.arange(batch, dtype=np.uint64)
+    rng = np.arange(batch, dtype=np.uint64) + np.uint64(10**9)
+    lengths = np.zeros(100_000, dtype=np.int64)
+    cfg = games.rules.to_config()
+    random_playout(games.state, cfg, rng, 2, seeds, lengths)  # compile / warm up
+    rates, hand_rates, all_lengths = [], [], []
+    for _ in range(repeats):
+        lengths[:] = 0
+        t0 = time.perf_counter()
+        decisions, hands = random_playout(games.state, cfg, rng, sweeps, seeds, lengths)
+        dt = time.perf_counter() - t0
+        rates.append(decisions / dt)
+        hand_rates.append(hands / dt)
+        all_lengths.extend(lengths[: min(hands, len(lengths))].tolist())
+    return {
+        "decisions_per_s": statistics.median(rates),
+        "hands_per_s": statistics.median(hand_rates),
+        "median_decisions_per_hand": statistics.median(all_lengths) if all_lengths else float("nan"),
+        "hands": len(all_lengths),
+    }
+
+
+def api_throughput(batch: int, steps: int, repeats: int) -> float:
+    from kanaszta_env import GameBatch, Rules
+    from kanaszta_env.core.batch import sample_uniform
+
+    games = GameBatch(Rules(), batch_size=batch)
+    games.reset(seed=0)
+    rng = np.arange(batch, dtype=np.uint64)
+    actions = np.zeros(batch, dtype=np.int64)
+    rates = []
+    for rep in range(repeats + 1):
+        t0 = time.perf_counter()
+        for i in range(steps):
+            sample_uniform(games.legal_mask(), rng, actions)
+            games.step(actions)
+            done = games.done
+            if done.any():
+                games.reset(seed=1_000_000 * (rep + 1) + i * batch, which=done)
+        if rep:  # the first round compiles
+            rates.append(batch * steps / (time.perf_counter() - t0))
+    return statistics.median(rates)
+
+
+def compile_and_import_times() -> tuple[float, float]:
+    code = (
+        "import time; t=time.perf_counter();"
+        "import numpy as np; from kanaszta_env import GameBatch, Rules;"
+        "g=GameBatch(Rules(), batch_size=2); g.reset(seed=0); g.step(np.zeros(2, dtype=np.int64));"
+        "g.legal_mask(); print(time.perf_counter()-t)"
+    )
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        cold = float(subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout)
+        warm = float(subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout)
+    return cold, warm
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--batch", type=int, default=1024)
+    parser.add_argument("--sweeps", type=int, default=200, help="decisions per game per timed run")
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--skip-compile", action="store_true")
+    args = parser.parse_args()
+    for players, variant in ((2, "2003-02"), (3, "2003-02"), (4, "2003-01")):
+        r = kernel_throughput(args.batch, args.sweeps, args.repeats, players, variant)
+        print(
+            f"kernel random play  P={players} {variant} B={args.batch}: "
+            f"{r['decisions_per_s']:,.0f} decisions/s, {r['hands_per_s']:,.1f} hands/s, "
+            f"median {r['median_decisions_per_hand']:.0f} decisions/hand ({r['hands']} hands)"
+        )
+    rate = api_throughput(args.batch, 50, args.repeats)
+    print(f"GameBatch API loop  P=2 B={args.batch}: {rate:,.0f} decisions/s (mask + sample + validated step)")
+    if not args.skip_compile:
+        cold, warm = compile_and_import_times()
+        print(f"import + first calls: {cold:.1f} s with an empty numba cache, {warm:.2f} s with a warm one")
+
+
+if __name__ == "__main__":
+    main()
