@@ -1,0 +1,44 @@
+"""Card census of a game: where every one of the 112 cards is (R1.1)."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..cards import HEART_ACE, RED_THREES, SLOT_TYPE, TYPE_COPIES
+
+_RED3_H, _RED3_D = RED_THREES
+
+
+@njit(cache=True)
+def card_census(s, b: int, out: np.ndarray) -> None:
+    """Count of each card type in game ``b`` (stock, pile, hands, groups,
+    collections and a wild being moved) into ``out`` (53,)."""
+    out[:] = 0
+    for i in range(s.stock_len[b]):
+        out[s.stock[b, i]] += 1
+    for i in range(s.pile_len[b]):
+        out[s.pile[b, i]] += 1
+    players = s.hand.shape[1]
+    for p in range(players):
+        for t in range(out.shape[0]):
+            out[t] += s.hand[b, p, t]
+        for g in range(SLOT_TYPE.shape[0]):
+            for k in range(SLOT_TYPE.shape[1]):
+                if SLOT_TYPE[g, k] >= 0:
+                    out[SLOT_TYPE[g, k]] += s.groups[b, p, g, k]
+        out[_RED3_H] += s.red_threes[b, p, 0]
+        out[_RED3_D] += s.red_threes[b, p, 1]
+        out[HEART_ACE] += s.sep_heart_aces[b, p]
+    if s.lifted[b] >= 0:
+        out[s.lifted[b]] += 1
+
+
+@njit(cache=True)
+def conserved(s, b: int, scratch: np.ndarray) -> bool:
+    """Whether game ``b`` holds exactly the 112-card deck."""
+    card_census(s, b, scratch)
+    for t in range(scratch.shape[0]):
+        if scratch[t] != TYPE_COPIES[t]:
+            return False
+    return True
