@@ -280,7 +280,9 @@ def apply_action(s, cfg, b: int, a: int, rewards) -> None:
     if a == A.DRAW:
         if s.free_pickup[b, p] == FREE_NOW:
             s.free_pickup[b, p] = FREE_GONE  # R7.3
-        _draw(s, b, p)
+        if not _draw(s, b, p):  # only red threes were left (R5.4)
+            _end_hand(s, cfg, b, END_EXHAUSTED, rewards)
+            return
         s.phase[b] = PHASE_MELD
         _checkpoint(s, b, p)
     elif a == A.TAKE_FREE or a == A.TAKE_PILE:
