@@ -123,6 +123,9 @@ def _start_hand(s, cfg, b: int) -> None:
     s.turn[b] = 0
     s.end_reason[b] = END_NONE
     s.out_player[b] = -1
+    s.cp_hand[b] = 0
+    s.cp_groups[b] = 0
+    s.cp_sep_heart_aces[b] = 0
     k = 0
     for t in range(NUM_TYPES):
         for _ in range(_COPIES[t]):

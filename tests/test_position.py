@@ -1,0 +1,540 @@
+"""Positions (INTERFACES.md §3): round trips ``dump(load(d)) == canonical(d)`` and
+``load(dump(g))`` on hand-written documents and on positions of random play, a
+loaded position plays on exactly like the original, and every invalid document
+raises ``ValueError`` naming the problem."""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from kanaszta_env import actions as A
+from kanaszta_env import position
+from kanaszta_env.cards import TYPE_COPIES, TYPE_NAMES
+from kanaszta_env.core.state import PHASE_NAMES
+from kanaszta_env.engine import GameBatch
+from kanaszta_env.position import canonical, dump, load
+from kanaszta_env.rules import Rules
+
+DECK = [name for t, name in enumerate(TYPE_NAMES) for _ in range(TYPE_COPIES[t])]
+
+
+# --- helpers ------------------------------------------------------------------------------
+def assert_same_state(a: GameBatch, b: GameBatch) -> None:
+    """Every state array equal; stock and discard arrays only up to their length
+    (the engine leaves stale entries behind them)."""
+    sa, sb = a.state, b.state
+    for name in sa._fields:
+        x, y = getattr(sa, name), getattr(sb, name)
+        if name == "stock":
+            x, y = x[:, : sa.stock_len[0]], y[:, : sb.stock_len[0]]
+        elif name in ("pile", "pile_owner"):
+            x, y = x[:, : sa.pile_len[0]], y[:, : sb.pile_len[0]]
+        assert x.dtype == y.dtype and np.array_equal(x, y), f"state.{name} differs"
+
+
+def play(games: GameBatch, rng: np.random.Generator, steps: int) -> list[int]:
+    """Uniformly random legal actions; returns the actions taken."""
+    taken = []
+    for _ in range(steps):
+        if games.done[0]:
+            break
+        action = int(rng.choice(np.flatnonzero(games.legal_mask()[0])))
+        games.step(np.array([action]))
+        taken.append(action)
+    return taken
+
+
+def random_position(rules: Rules, seed: int, steps: int) -> GameBatch:
+    games = GameBatch(rules, batch_size=1)
+    games.reset(seed=seed)
+    play(games, np.random.default_rng(seed), steps)
+    return games
+
+
+def rest_of_deck(*card_lists: list[str]) -> list[str]:
+    """The cards of the deck not in any of the lists, in a fixed shuffled order."""
+    left = Counter(DECK)
+    for cards in card_lists:
+        left.subtract(c.upper() for c in cards)
+    assert min(left.values()) >= 0, "test document uses a card too often"
+    rest = sorted(left.elements(), key=TYPE_NAMES.index)
+    np.random.default_rng(7).shuffle(rest)
+    return rest
+
+
+def player(hand: list[str], **kw: object) -> dict:
+    doc = {"hand": hand, "groups": [], "separate_heart_aces": 0, "red_threes": 0, "twins": 0}
+    doc.update(opened=False, free_pickup="gone", total=0)
+    doc.update(kw)
+    return doc
+
+
+def complete(doc: dict, collection: tuple[str, ...] = ()) -> dict:
+    """Fill ``stock`` with every card not elsewhere; ``collection`` lists the red
+    threes held by the players (counts alone do not say which)."""
+    used: list[str] = list(doc["discard"]) + list(collection)
+    for p in doc["players"]:
+        used += p["hand"] + [c for g in p["groups"] for c in g] + ["AH"] * p["separate_heart_aces"]
+    doc["stock"] = rest_of_deck(used)
+    return doc
+
+
+P1_HAND = ["5S", "5H", "7C", "9D", "10H", "QS", "QC", "3S", "JD", "8H", "6C"]
+
+
+def example_doc(**changes: object) -> dict:
+    """The example of INTERFACES.md §3 made complete: a second player, and a stock
+    holding every other card."""
+    p0 = player(
+        ["AH", "AS", "4D"],
+        groups=[["KS", "KD", "KH", "2C"], ["JK", "JK", "2S"]],
+        separate_heart_aces=1,
+        red_threes=2,
+        opened=True,
+        free_pickup="used",
+        total=1234,
+    )
+    doc = {
+        "variant": "2003-02",
+        "opening_minimum": 50,
+        "num_players": 2,
+        "starter": 0,
+        "to_move": 1,
+        "phase": "draw",
+        "discard": ["7C", "KD"],
+        "players": [p0, player(list(P1_HAND), free_pickup="now")],
+    }
+    doc.update(changes)
+    return complete(doc, ("3H", "3D"))
+
+
+def meld_doc() -> dict:
+    """Player 1 has drawn and laid two fives: an incomplete group (R12.5 take-back
+    still possible)."""
+    doc = example_doc(phase="meld")
+    p1 = doc["players"][1]
+    p1["hand"] = [c for c in P1_HAND if c not in ("5S", "5H")] + ["4S"]
+    p1["groups"] = [["5S", "5H"]]
+    doc["turn_state"] = {
+        "checkpoint": {"hand": [*P1_HAND, "4S"], "groups": [], "separate_heart_aces": 0},
+        "changed": True,
+    }
+    return complete(doc, ("3H", "3D"))
+
+
+def cut_doc() -> dict:
+    doc = {
+        "variant": "2003-01",
+        "opening_minimum": 90,
+        "num_players": 3,
+        "starter": 2,
+        "to_move": 2,
+        "phase": "cut",
+        "discard": [],
+        "players": [player([], free_pickup="waiting") for _ in range(3)],
+    }
+    return complete(doc)
+
+
+RULES = [
+    Rules(variant=v, num_players=n, max_turns=t, episode=e, max_hands=2)
+    for v, n, t, e in [
+        ("2003-02", 2, 200, "hand"),
+        ("2003-01", 2, 12, "game"),
+        ("2003-02", 3, 20, "hand"),
+        ("2003-01", 3, 200, "hand"),
+        ("2003-02", 4, 16, "game"),
+        ("2003-01", 4, 200, "hand"),
+    ]
+] + [Rules(num_players=2, opening_minimum=75, opening_schedule="classic", target_score=3000, max_turns=40)]
+
+
+# --- hand-written documents -----------------------------------------------------------------
+@pytest.mark.parametrize("make", [example_doc, meld_doc, cut_doc])
+def test_hand_written_documents_round_trip(make: Callable[[], dict]) -> None:
+    doc = make()
+    games = load(doc)
+    assert dump(load(doc)) == canonical(doc)
+    assert canonical(canonical(doc)) == canonical(doc)
+    assert_same_state(load(dump(games)), games)
+    assert json.loads(json.dumps(dump(games))) == dump(games)
+
+
+def test_canonical_form_of_the_interfaces_example() -> None:
+    """Defaults are filled in, names upper-cased, groups in group order with their
+    cards in type order; the red threes of the collection are 3H first (R4)."""
+    doc = example_doc()
+    p0 = doc["players"][0]
+    p0["hand"] = ["4d", "as", "ah"]
+    p0["groups"] = [["JK", "2s", "jk"], ["2C", "kh", "KD", "KS"]]
+    c = canonical(doc)
+    assert c["players"][0]["hand"] == ["AS", "AH", "4D"]
+    assert c["players"][0]["groups"] == [["2C", "KS", "KH", "KD"], ["2S", "JK", "JK"]]
+    assert c["stock"] == [card.upper() for card in doc["stock"]]  # order kept: top first
+    assert (c["turn"], c["hand_number"], c["rng"]) == (1, 0, 0)
+    assert [p["turns_played"] for p in c["players"]] == [1, 0]
+    assert [p["red_three_hearts"] for p in c["players"]] == [1, 0]
+    assert c["top_fresh"] is True and c["discard_owners"] == [-1, -1]
+    assert (c["end_reason"], c["out_player"], c["cut"]) == ("none", None, None)
+    assert c["target_score"] == 10_000 and c["max_turns"] == 200 and c["episode"] == "hand"
+    assert c["turn_state"] == {
+        "checkpoint": {"hand": c["players"][1]["hand"], "groups": [], "separate_heart_aces": 0},
+        "locked": {},
+        "lifted": None,
+        "lifted_from": None,
+        "changed": False,
+        "pickup": {"kind": "none", "size": 0, "card": None, "from_hand": 0},
+    }
+    assert canonical(json.dumps(doc)) == c
+
+
+def test_loaded_example_encodes_the_position() -> None:
+    """Stock top first becomes the engine's last stock entry; discard bottom first."""
+    doc = example_doc()
+    s = load(doc).state
+    assert s.stock_len[0] == len(doc["stock"]) and s.pile_len[0] == 2
+    assert TYPE_NAMES[s.stock[0, s.stock_len[0] - 1]] == doc["stock"][0]
+    assert [TYPE_NAMES[t] for t in s.pile[0, :2]] == ["7C", "KD"]
+    assert s.red_threes[0].tolist() == [[1, 1], [0, 0]]
+    assert s.sep_heart_aces[0].tolist() == [1, 0]
+    assert PHASE_NAMES[s.phase[0]] == "draw" and s.to_move[0] == 1
+
+
+def test_r12_5_incomplete_meld_can_be_withdrawn_after_loading() -> None:
+    games = load(meld_doc())
+    assert "withdraw" in games.legal_names()
+    assert not any(name.startswith("discard_") for name in games.legal_names())  # R10.2: 2 cards
+    games.step(np.array([A.WITHDRAW]))
+    after = dump(games)
+    assert after["phase"] == "discard" and after["players"][1]["groups"] == []
+    assert after["players"][1]["known"] == ["5S", "5H"]  # seen going down and back
+
+
+def test_r3_cut_position_keeps_the_stock_top_as_cut_cards() -> None:
+    doc = cut_doc()
+    games = load(doc)
+    assert dump(games)["cut"] == {"cards": doc["stock"][:3], "kept": []}
+    games.step(np.array([A.KEEP]))
+    assert dump(games)["cut"]["kept"] == [True]
+    assert_same_state(load(dump(games)), games)
+
+
+def test_dump_of_a_game_in_a_larger_batch() -> None:
+    games = GameBatch(Rules(num_players=3), batch_size=3)
+    games.reset(seed=11)
+    for _ in range(40):
+        mask = games.legal_mask()
+        games.step(mask.argmax(axis=1))  # the first legal action (ignored once a game is over)
+    assert dump(games, 2) == dump(games.game(2))
+    with pytest.raises(IndexError):
+        dump(games, 3)
+
+
+# --- positions of random play --------------------------------------------------------------------
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rules=st.sampled_from(RULES), seed=st.integers(0, 2**31), steps=st.integers(0, 400))
+def test_random_positions_round_trip(rules: Rules, seed: int, steps: int) -> None:
+    games = random_position(rules, seed, steps)
+    doc = dump(games)
+    assert json.loads(json.dumps(doc)) == doc
+    assert canonical(doc) == doc
+    assert dump(load(doc)) == canonical(doc)
+    loaded = load(json.dumps(doc))
+    assert loaded.rules == rules
+    assert_same_state(loaded, games)
+
+
+def test_every_position_of_some_whole_games_round_trips() -> None:
+    """Every position along a few games, so that every phase is met."""
+    phases = set()
+    for i, rules in enumerate(RULES):
+        games = GameBatch(rules, batch_size=1)
+        games.reset(seed=100 + i)
+        rng = np.random.default_rng(i)
+        for _ in range(250):
+            doc = dump(games)
+            phases.add(doc["phase"])
+            loaded = load(doc)
+            assert dump(loaded) == doc
+            assert_same_state(loaded, games)
+            if games.done[0]:
+                break
+            play(games, rng, 1)
+    assert phases == set(PHASE_NAMES)
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rules=st.sampled_from(RULES), seed=st.integers(0, 2**31), steps=st.integers(0, 300))
+def test_a_loaded_position_plays_on_exactly_like_the_original(rules: Rules, seed: int, steps: int) -> None:
+    original = random_position(rules, seed, steps)
+    loaded = load(dump(original))
+    rng = np.random.default_rng(seed + 1)
+    for _ in range(300):
+        assert np.array_equal(original.legal_mask(), loaded.legal_mask())
+        if original.done[0]:
+            break
+        action = np.array([rng.choice(np.flatnonzero(original.legal_mask()[0]))])
+        r1, r2 = original.step(action), loaded.step(action)
+        assert all(np.array_equal(x, y) for x, y in zip(r1, r2, strict=True))
+        assert_same_state(loaded, original)
+
+
+# --- invalid documents ---------------------------------------------------------------------------
+def _set(path: str, value: object) -> Callable[[dict], object]:
+    """A mutation that sets ``doc[path]`` (dots and indices, e.g. ``players.0.twins``)."""
+
+    def mutate(doc: dict) -> None:
+        *head, last = path.split(".")
+        target: object = doc
+        for key in head:
+            target = target[int(key)] if isinstance(target, list) else target[key]  # type: ignore[index]
+        if isinstance(target, list):
+            target[int(last)] = value
+        else:
+            target[last] = value  # type: ignore[index]
+
+    return mutate
+
+
+def _rebuild(change: Callable[[dict], object], base: Callable[[], dict] = example_doc) -> dict:
+    """Apply ``change`` to the players or discard, then recompute the stock."""
+    doc = base()
+    change(doc)
+    return complete(doc, ("3H", "3D") if base is not cut_doc else ())
+
+
+INVALID: list[tuple[str, Callable[[], dict], str]] = [
+    ("unknown_key", lambda: {**example_doc(), "stok": []}, r"unknown key.*'stok'"),
+    ("unknown_player_key", lambda: _with(_set("players.0.twin", 0)), r"unknown key.*'twin'.*players\[0\]"),
+    ("missing_key", lambda: _without("stock"), r"missing required key.*'stock'"),
+    ("missing_player_key", lambda: _without_player_key("free_pickup"), r"missing.*'free_pickup'"),
+    ("not_an_object", lambda: [1, 2], r"position must be a JSON object"),  # type: ignore[list-item]
+    ("bad_json", lambda: "{variant: 2003", r"not valid JSON"),  # type: ignore[list-item]
+    ("starter_type", lambda: _with(_set("starter", "0")), r"starter must be an integer"),
+    ("opened_type", lambda: _with(_set("players.0.opened", 1)), r"opened must be true or false"),
+    ("hand_type", lambda: _with(_set("players.1.hand", "AS")), r"hand must be a list"),
+    ("players_type", lambda: _with(_set("players", {})), r"players must be a list"),
+    ("variant", lambda: _with(_set("variant", "2004-01")), r"unknown variant '2004-01'"),
+    ("phase", lambda: _with(_set("phase", "play")), r"unknown phase 'play'"),
+    ("free_pickup", lambda: _with(_set("players.0.free_pickup", "never")), r"unknown .*free_pickup 'never'"),
+    ("num_players_mismatch", lambda: _with(_set("num_players", 3)), r"num_players is 3 but players lists 2"),
+    ("num_players_range", lambda: _with(_set("num_players", 5)), r"num_players must be in 2..4"),
+    ("starter_range", lambda: _with(_set("starter", 2)), r"starter must be in 0..1"),
+    ("to_move_range", lambda: _with(_set("to_move", -1)), r"to_move must be in 0..1"),
+    ("card_token", lambda: _with(_set("players.1.hand.0", "1S")), r"players\[1\]\.hand.*'1S'"),
+    ("r1_1_too_many", lambda: _with(lambda d: d["players"][1]["hand"].append("5C")), r"112-card.*5C: 3"),
+    ("r1_1_too_few", lambda: _with(lambda d: d["stock"].remove("QD")), r"112-card.*QD: 1 instead of 2"),
+    ("r4_4_red_three_in_hand", lambda: _rebuild(_add_hand("3H")), r"hand holds red three 3H.*R4\.4"),
+    ("r4_4_red_three_in_discard", lambda: _rebuild(_add_discard("3D")), r"discard pile holds red three"),
+    ("r1_4_red_three_in_group", lambda: _rebuild(_add_group(["3H", "3D", "JK"])), r"red three 3H"),
+    ("r1_4_black_three_in_group", lambda: _rebuild(_add_group(["3S", "3C", "2D"])), r"black three 3S"),
+    ("r10_2_short_group", lambda: _rebuild(_add_group(["QH", "QD"])), r"not a legal group"),
+    ("r10_2_wild_majority", lambda: _rebuild(_add_group(["QH", "QD", "2D", "2H"])), r"not a legal group"),
+    ("r10_3_small_wild_group", lambda: _rebuild(_swap_group(1, ["JK", "2S"])), r"not a legal group"),
+    ("r10_1_mixed_ranks", lambda: _rebuild(_add_group(["QH", "QD", "JH"])), r"mixes naturals"),
+    ("r10_4_two_groups_of_a_rank", lambda: _rebuild(_add_group(["KC", "KC", "KS"])), r"two groups of rank K"),
+    ("r10_4_two_wild_groups", lambda: _rebuild(_add_group(["2D", "2D", "2H"])), r"two wilds-only groups"),
+    ("r10_6_heart_ace_in_2003_01", lambda: _with(_set("variant", "2003-01")), r"no separate heart aces"),
+    (
+        "r10_6_three_heart_aces",
+        lambda: _with(_set("players.0.separate_heart_aces", 3)),
+        r"aces must be in 0..2",
+    ),
+    ("red_threes_range", lambda: _with(_set("players.1.red_threes", 5)), r"red_threes must be in 0..4"),
+    ("r4_red_threes_vs_stock", lambda: _with(_set("players.1.red_threes", 1)), r"together they must be 4"),
+    ("negative_twins", lambda: _with(_set("players.0.twins", -1)), r"twins must be in 0\.\."),
+    ("r12_2_opening_minimum", lambda: _with(_set("opening_minimum", 60)), r"unknown opening_minimum 60"),
+    ("r3_cut_with_dealt_hands", lambda: _rebuild(_add_hand("AS"), cut_doc), r"phase 'cut' with dealt hands"),
+    ("r5_3_empty_hand", lambda: _rebuild(_set("players.1.hand", [])), r"players\[1\] has an empty hand"),
+    (
+        "known_exceeds_hand",
+        lambda: _with(_set("players.1.known", ["AS"])),
+        r"known lists cards that are not in the hand",
+    ),
+]
+
+
+def _with(mutate: Callable[[dict], object]) -> dict:
+    doc = example_doc()
+    mutate(doc)
+    return doc
+
+
+def _without(key: str) -> dict:
+    doc = example_doc()
+    del doc[key]
+    return doc
+
+
+def _without_player_key(key: str) -> dict:
+    doc = example_doc()
+    del doc["players"][1][key]
+    return doc
+
+
+def _add_hand(card: str) -> Callable[[dict], None]:
+    return lambda doc: doc["players"][1]["hand"].append(card)
+
+
+def _add_discard(card: str) -> Callable[[dict], None]:
+    return lambda doc: doc["discard"].insert(0, card)
+
+
+def _add_group(cards: list[str]) -> Callable[[dict], None]:
+    return lambda doc: doc["players"][0]["groups"].append(cards)
+
+
+def _swap_group(i: int, cards: list[str]) -> Callable[[dict], None]:
+    return _set(f"players.0.groups.{i}", cards)
+
+
+@pytest.mark.parametrize(("make", "message"), [c[1:] for c in INVALID], ids=[c[0] for c in INVALID])
+def test_invalid_document_raises_value_error_naming_the_problem(
+    make: Callable[[], dict], message: str
+) -> None:
+    doc = make()
+    with pytest.raises(ValueError, match=message):
+        load(doc)
+    with pytest.raises(ValueError, match=message):
+        canonical(doc)
+
+
+def _meld(change: Callable[[dict], object]) -> dict:
+    doc = meld_doc()
+    change(doc)
+    return doc
+
+
+TURN_INVALID: list[tuple[str, Callable[[], dict], str]] = [
+    ("r13_2_lifted_not_a_wild", lambda: _meld(_lift("KS", "K")), r"lifted must be a wild"),
+    (
+        "natural_group_with_only_wilds",
+        lambda: _meld(_set("turn_state.locked", {"Q": [1, 0]})),
+        r"group Q has no naturals",
+    ),
+    (
+        "r10_checkpoint_group_illegal",
+        lambda: _meld(_set("turn_state.checkpoint.groups", [["4S", "4S"]])),
+        r"checkpoint.groups.*not a legal group",
+    ),
+    (
+        "r12_5_checkpoint_other_cards",
+        lambda: _meld(_set("turn_state.checkpoint.hand", P1_HAND)),
+        r"checkpoint must hold the same cards",
+    ),
+    (
+        "r10_other_player_illegal_in_meld",
+        lambda: _rebuild(_swap_group(0, ["KS", "KD"]), meld_doc),
+        r"players\[0\]\.groups.*not a legal group",
+    ),
+    ("r8_pickup_phase_needs_pile_pickup", lambda: _meld(_set("phase", "pickup")), r"needs turn_state.pickup"),
+    ("draw_phase_checkpoint", lambda: _with(_set("turn_state", {"changed": True})), r"nothing can have been"),
+]
+
+
+def _lift(card: str, group: str) -> Callable[[dict], None]:
+    def change(doc: dict) -> None:
+        doc["turn_state"].update(lifted=card, lifted_from=group)
+
+    return change
+
+
+@pytest.mark.parametrize(("make", "message"), [c[1:] for c in TURN_INVALID], ids=[c[0] for c in TURN_INVALID])
+def test_invalid_turn_state_raises_value_error(make: Callable[[], dict], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        load(make())
+
+
+FLOW_INVALID: list[tuple[str, Callable[[], dict], str]] = [
+    ("turns_played_mismatch", lambda: _with(_set("players.0.turns_played", 4)), r"turns_played is 4"),
+    ("to_move_vs_turn", lambda: _with(_set("turn", 2)), r"to_move must be \(starter \+ turn\)"),
+    (
+        "top_fresh_on_empty_pile",
+        lambda: _rebuild(_set("discard", [])) | {"top_fresh": True},
+        r"top_fresh needs a non-empty",
+    ),
+    ("end_reason_before_the_end", lambda: _with(_set("end_reason", "out")), r"describe a finished hand"),
+    ("discard_owners_length", lambda: _with(_set("discard_owners", [0])), r"discard_owners has 1 entries"),
+    ("stock_known_bottom", lambda: _with(_set("stock_known_bottom", 4)), r"stock_known_bottom must be in"),
+    ("r12_opened_without_groups", lambda: _with(_set("players.1.opened", True)), r"opened but has no groups"),
+    ("groups_without_opening", lambda: _with(_set("players.0.opened", False)), r"groups but has not opened"),
+    ("red_three_hearts", lambda: _with(_set("players.0.red_three_hearts", 2)), r"red_three_hearts add up"),
+    ("schedule", lambda: _with(_set("opening_schedule", [[0, 50], [0, 90]])), r"strictly increase"),
+    (
+        "cut_cards_in_cut_phase",
+        lambda: cut_doc() | {"cut": {"cards": ["AS", "AS", "AS"], "kept": []}},
+        r"top three",
+    ),
+]
+
+
+@pytest.mark.parametrize(("make", "message"), [c[1:] for c in FLOW_INVALID], ids=[c[0] for c in FLOW_INVALID])
+def test_inconsistent_flow_keys_raise_value_error(make: Callable[[], dict], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        load(make())
+
+
+def _json_values() -> st.SearchStrategy:
+    leaves = (
+        st.none() | st.booleans() | st.integers(-5, 200) | st.sampled_from(["AS", "3H", "x", "meld", "K"])
+    )
+    return st.recursive(leaves, lambda inner: st.lists(inner, max_size=4), max_leaves=8)
+
+
+def _paths(doc: object, prefix: tuple = ()) -> list[tuple]:
+    out = [prefix] if prefix else []
+    if isinstance(doc, dict):
+        for k, v in doc.items():
+            out += _paths(v, (*prefix, k))
+    elif isinstance(doc, list):
+        for i, v in enumerate(doc[:3]):
+            out += _paths(v, (*prefix, i))
+    return out
+
+
+BASES = [example_doc, meld_doc, cut_doc]
+
+
+@settings(max_examples=150, deadline=None)
+@given(base=st.sampled_from(BASES), data=st.data(), value=_json_values())
+def test_damaged_documents_raise_only_value_error(
+    base: Callable[[], dict], data: st.DataObject, value: object
+) -> None:
+    """Any value anywhere: the document loads, or ``ValueError`` - never another exception."""
+    doc = canonical(base())
+    path = data.draw(st.sampled_from(_paths(doc)))
+    target = doc
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = copy.deepcopy(value)
+    try:
+        games = load(doc)
+    except ValueError:
+        return
+    assert dump(games) == canonical(doc)
+
+
+def test_every_key_of_the_format_is_documented() -> None:
+    """docs/position.md describes every key the module accepts."""
+    text = (Path(__file__).resolve().parent.parent / "docs" / "position.md").read_text()
+    keys = (
+        *position.REQUIRED_KEYS,
+        *position.OPTIONAL_KEYS,
+        *position.PLAYER_REQUIRED,
+        *position.PLAYER_OPTIONAL,
+        *position.TURN_STATE_KEYS,
+        *(f"pickup.{k}" for k in position.PICKUP_KEYS),
+        *position.END_NAMES,
+        *PHASE_NAMES,
+    )
+    missing = [k for k in keys if f"`{k}`" not in text]
+    assert missing == []
