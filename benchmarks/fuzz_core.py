@@ -75,7 +75,9 @@ def fuzz_kernel(s, cfg, rng, seeds, sweeps, stats):
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--hands", type=int, default=10_000, help="complete hands to play in total")
     parser.add_argument("--batch", type=int, default=256)
     parser.add_argument("--max-turns", type=int, default=200)

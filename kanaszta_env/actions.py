@@ -35,9 +35,7 @@ DISCARD0 = WITHDRAW + 1  # 53 actions: discard a card of type t
 NUM_ACTIONS = DISCARD0 + NUM_TYPES
 
 #: card type melded by each MELD action
-MELD_TYPE = np.array(
-    [card_type(NATURAL_RANKS[i // 4], i % 4) for i in range(44)], dtype=np.int8
-)
+MELD_TYPE = np.array([card_type(NATURAL_RANKS[i // 4], i % 4) for i in range(44)], dtype=np.int8)
 WILD_KIND_NAMES = ("small", "big")
 
 
@@ -110,7 +108,7 @@ __all__ = [
     "ACTION_NAMES",
     "ACTION_PHASES",
     "NUM_ACTIONS",
+    "WILD_TYPES",
     "action_from_name",
     "action_name",
-    "WILD_TYPES",
 ]

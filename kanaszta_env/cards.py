@@ -29,7 +29,7 @@ def card_type(rank: int, suit: int) -> int:
     return rank * 4 + suit
 
 
-TYPE_NAMES = tuple(r + s for r in RANKS for s in SUITS) + ("JK",)
+TYPE_NAMES = (*tuple(r + s for r in RANKS for s in SUITS), "JK")
 _NAME_TO_TYPE = {name: t for t, name in enumerate(TYPE_NAMES)}
 
 # --- classes of card types -------------------------------------------------------
@@ -43,12 +43,12 @@ HEART_ACE = card_type(0, 1)
 NATURAL_RANKS = (0, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)
 NUM_GROUPS = 12  # one group per natural rank + the wilds-only group (R10.4)
 WILD_GROUP = 11
-GROUP_NAMES = tuple(RANKS[r] for r in NATURAL_RANKS) + ("wild",)
+GROUP_NAMES = (*tuple(RANKS[r] for r in NATURAL_RANKS), "wild")
 
 # Each group is stored as 9 counts: naturals by suit, then the wild types.
 GROUP_SLOTS = 9
 WILD_SLOT0 = 4  # slots 4..7 are 2S 2H 2D 2C, slot 8 the joker
-WILD_TYPES = SMALL_WILDS + (JOKER,)
+WILD_TYPES = (*SMALL_WILDS, JOKER)
 WILD_NAMES = tuple(TYPE_NAMES[t] for t in WILD_TYPES)
 
 # type -> group index of a natural (-1 for wilds and threes)
@@ -82,9 +82,7 @@ def _card_value(t: int) -> int:
 #: R1.6 card value by type; a black three is -100 (its value left in hand)
 CARD_VALUE = np.array([_card_value(t) for t in range(NUM_TYPES)], dtype=np.int32)
 #: R12.3 value of one card in a group of each group index (the rank it stands for)
-GROUP_CARD_VALUE = np.array(
-    [CARD_VALUE[card_type(r, 0)] for r in NATURAL_RANKS] + [20], dtype=np.int32
-)
+GROUP_CARD_VALUE = np.array([CARD_VALUE[card_type(r, 0)] for r in NATURAL_RANKS] + [20], dtype=np.int32)
 #: type of the card held in each (group, slot); slot < 4 of the wild group is unused
 SLOT_TYPE = np.full((NUM_GROUPS, GROUP_SLOTS), -1, dtype=np.int8)
 for _g, _r in enumerate(NATURAL_RANKS):

@@ -75,7 +75,9 @@ class GameBatch:
         self._truncated = np.zeros(batch_size, dtype=np.bool_)
 
     # --- lifecycle ---------------------------------------------------------------
-    def reset(self, seed: int | Sequence[int] | np.ndarray | None = None, which: np.ndarray | None = None) -> None:
+    def reset(
+        self, seed: int | Sequence[int] | np.ndarray | None = None, which: np.ndarray | None = None
+    ) -> None:
         """Start new games. ``which`` (bool mask) restricts the reset to some games."""
         seeds = game_seeds(seed, self.batch_size)
         if which is None:

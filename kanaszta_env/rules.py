@@ -72,9 +72,7 @@ class Rules:
         if type(self.num_players) is not int or not 2 <= self.num_players <= 4:
             raise ValueError(f"num_players must be 2, 3 or 4, got {self.num_players!r}")
         if self.opening_minimum not in OPENING_MINIMA:
-            raise ValueError(
-                f"opening_minimum must be one of {OPENING_MINIMA}, got {self.opening_minimum!r}"
-            )
+            raise ValueError(f"opening_minimum must be one of {OPENING_MINIMA}, got {self.opening_minimum!r}")
         schedule = self.opening_schedule
         if schedule == "classic":
             schedule = CLASSIC_SCHEDULE

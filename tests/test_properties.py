@@ -91,7 +91,7 @@ def test_same_seed_and_actions_replay_identically(rules: Rules, seed: int) -> No
         if alone.done[0]:
             break
         alone.step(acts[1:2])
-    for name, a, b in zip(State._fields, alone.state, batch.state):
+    for name, a, b in zip(State._fields, alone.state, batch.state, strict=True):
         np.testing.assert_array_equal(a[0], b[1], err_msg=name)
 
 
@@ -100,9 +100,9 @@ def test_illegal_action_raises_and_changes_nothing() -> None:
     games.reset(seed=5)
     before = [a.copy() for a in games.state]
     bad = np.array([action_from_name("keep"), action_from_name("draw"), action_from_name("keep")])
-    with pytest.raises(IllegalActionError, match="'draw'.*game 1.*phase 'cut'"):
+    with pytest.raises(IllegalActionError, match=r"'draw'.*game 1.*phase 'cut'"):
         games.step(bad)
-    for name, a, b in zip(State._fields, before, games.state):
+    for name, a, b in zip(State._fields, before, games.state, strict=True):
         np.testing.assert_array_equal(a, b, err_msg=name)
     with pytest.raises(IllegalActionError):
         games.step(np.array([0, NUM_ACTIONS, 0]))
@@ -112,7 +112,7 @@ def test_illegal_action_raises_and_changes_nothing() -> None:
         games.step(np.array([0.0, 1.0, 0.0]))
     with pytest.raises(IllegalActionError, match="3 integers"):
         games.step([0, 0])
-    for name, a, b in zip(State._fields, before, games.state):
+    for name, a, b in zip(State._fields, before, games.state, strict=True):
         np.testing.assert_array_equal(a, b, err_msg=name)
 
 
@@ -124,7 +124,7 @@ def test_finished_games_ignore_actions_and_have_empty_masks() -> None:
     assert not games.legal_mask().any()
     before = [a.copy() for a in games.state]
     games.step(np.array([123, -7]))
-    for a, b in zip(before, games.state):
+    for a, b in zip(before, games.state, strict=True):
         np.testing.assert_array_equal(a, b)
     assert (games.state.phase == PHASE_OVER).all()
 

@@ -37,7 +37,9 @@ def first_illegal(s, cfg, actions: np.ndarray) -> int:
 
 
 @njit(cache=True)
-def step_batch(s, cfg, actions: np.ndarray, rewards: np.ndarray, terminated: np.ndarray, truncated: np.ndarray) -> None:
+def step_batch(
+    s, cfg, actions: np.ndarray, rewards: np.ndarray, terminated: np.ndarray, truncated: np.ndarray
+) -> None:
     """Apply one (already validated) action per game; rewards and end flags
     are written for the games that finish with this step."""
     rewards[:] = 0.0
@@ -75,7 +77,9 @@ def sample_uniform(mask: np.ndarray, rng: np.ndarray, out: np.ndarray) -> None:
 
 
 @njit(cache=True)
-def random_playout(s, cfg, rng: np.ndarray, max_steps: int, seeds: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+def random_playout(
+    s, cfg, rng: np.ndarray, max_steps: int, seeds: np.ndarray, lengths: np.ndarray
+) -> np.ndarray:
     """Play uniformly random legal actions in every game for ``max_steps``
     sweeps over the batch, restarting finished games from ``seeds[b] + B``
     (benchmarks and fuzzing). The decision counts of finished episodes are

@@ -7,8 +7,24 @@ import numpy as np
 from numba import njit
 
 from .. import actions as A
-from ..cards import DECK_SIZE, HEART_ACE, IS_BLACK_THREE, IS_RED_THREE, JOKER, NUM_TYPES, TYPE_COPIES, TYPE_GROUP
-from ..rules import CFG_EPISODE_GAME, CFG_MAX_HANDS, CFG_MAX_TURNS, CFG_PLAYERS, CFG_RANDOM_STARTER, CFG_TARGET
+from ..cards import (
+    DECK_SIZE,
+    HEART_ACE,
+    IS_BLACK_THREE,
+    IS_RED_THREE,
+    JOKER,
+    NUM_TYPES,
+    TYPE_COPIES,
+    TYPE_GROUP,
+)
+from ..rules import (
+    CFG_EPISODE_GAME,
+    CFG_MAX_HANDS,
+    CFG_MAX_TURNS,
+    CFG_PLAYERS,
+    CFG_RANDOM_STARTER,
+    CFG_TARGET,
+)
 from .legal import hand_size, opening_minimum, wild_kind
 from .melds import any_group
 from .pickup import obligation_met

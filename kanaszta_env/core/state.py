@@ -159,5 +159,5 @@ def select(state: State, index: np.ndarray | slice | int) -> State:
 
 def assign(dst: State, index: np.ndarray | slice, src: State) -> None:
     """Write the games of ``src`` into positions ``index`` of ``dst``."""
-    for a, b in zip(dst, src):
+    for a, b in zip(dst, src, strict=True):
         a[index] = b
