@@ -94,11 +94,7 @@ def random_playout(
             if s.phase[b] == PHASE_OVER:
                 seeds[b] += np.uint64(B)
                 reset_game(s, cfg, b, seeds[b])
-            legal_row(s, cfg, b, row)
-            n = 0
-            for a in range(NUM_ACTIONS):
-                if row[a]:
-                    n += 1
+            n = legal_row(s, cfg, b, row)
             k = below(rng, b, n)
             for a in range(NUM_ACTIONS):
                 if row[a]:

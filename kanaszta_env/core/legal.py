@@ -112,8 +112,9 @@ def pile_pickup_allowed(s, cfg, b: int, p: int) -> bool:
 
 
 @njit(cache=True)
-def legal_row(s, cfg, b: int, out: np.ndarray) -> None:
-    """Write game ``b``'s legal actions into the boolean row ``out`` (zeroed here)."""
+def legal_row(s, cfg, b: int, out: np.ndarray) -> int:
+    """Write game ``b``'s legal actions into the boolean row ``out`` (zeroed
+    here) and return how many there are."""
     out[:] = False
     phase = s.phase[b]
     p = s.to_move[b]
@@ -136,6 +137,10 @@ def legal_row(s, cfg, b: int, out: np.ndarray) -> None:
         _meld_row(s, cfg, b, p, out)
     elif phase == PHASE_PICKUP:
         _pickup_row(s, cfg, b, p, out)
+    count = 0
+    for a in range(NUM_ACTIONS):
+        count += out[a]
+    return count
 
 
 @njit(cache=True)

@@ -115,20 +115,37 @@ def has_canasta(groups: np.ndarray) -> bool:
 
 
 @njit(cache=True)
-def groups_legal_since(groups: np.ndarray, cp_groups: np.ndarray) -> bool:
-    """Every group legal or empty, and no canasta of the checkpoint broken up
-    (R13.2-R13.3: a canasta never drops below seven cards)."""
+def melding_summary(groups: np.ndarray, cp_groups: np.ndarray) -> tuple[bool, bool, bool, int]:
+    """One pass over a player's groups at the end of melding.
+
+    Returns ``(legal, laid, canasta, opening_value)``: every group legal or
+    empty and no canasta of the checkpoint broken up (R10, R13.2-R13.3);
+    whether any group exists; whether a canasta exists; the R12.3 value.
+    """
+    laid = False
+    canasta = False
+    value = 0
     for g in range(groups.shape[0]):
-        size = group_size(groups[g])
+        grp = groups[g]
+        n = naturals(grp)
+        w = small_wilds(grp) + grp[8]
+        size = n + w
+        cp_size = group_size(cp_groups[g])
         if size == 0:
-            if group_size(cp_groups[g]) >= 7:
-                return False
+            if cp_size >= 7:
+                return False, laid, canasta, value
             continue
-        if not group_legal(g, groups[g]):
-            return False
-        if group_size(cp_groups[g]) >= 7 and size < 7:
-            return False
-    return True
+        if g == WILD_GROUP:
+            if n > 0 or not wild_group_legal(w):
+                return False, laid, canasta, value
+        elif not natural_group_legal(n, w):
+            return False, laid, canasta, value
+        if size < 7 and cp_size >= 7:  # canastas are never broken up
+            return False, laid, canasta, value
+        laid = True
+        canasta = canasta or size >= 7
+        value += size * GROUP_CARD_VALUE[g]
+    return True, laid, canasta, value
 
 
 @njit(cache=True)
@@ -153,16 +170,18 @@ def can_end_melding(
     ``groups`` are his groups, ``cp_groups`` those at the turn's checkpoint,
     ``hand_size`` the cards in hand before the discard.
     """
-    if hand_size < 1 or not groups_legal_since(groups, cp_groups):
+    if hand_size < 1:
+        return False
+    legal, laid, canasta, value = melding_summary(groups, cp_groups)
+    if not legal:
         return False
     going_out = hand_size == 1
-    if going_out and not has_canasta(groups):  # R14.1
+    if going_out and not canasta:  # R14.1
         return False
     if not opened_before:
-        laid = any_group(groups)
         if new_heart_aces > 0 and not laid:  # R10.6 [D]: not an opening by itself
             return False
-        if laid and not going_out and opening_value(groups) < minimum:  # R12.1, R12.4
+        if laid and not going_out and value < minimum:  # R12.1, R12.3, R12.4
             return False
     return True
 

@@ -24,12 +24,10 @@ from numba import njit
 from ..cards import GROUP_CARD_VALUE, NUM_TYPES, TYPE_GROUP, TYPE_WILD_SLOT, WILD_GROUP
 from .melds import (
     group_size,
-    groups_legal_since,
-    has_canasta,
     max_wilds,
+    melding_summary,
     natural_group_legal,
     naturals,
-    opening_value,
     small_wilds,
 )
 
@@ -88,11 +86,10 @@ def obligation_met(
     """Whether step 2 of R8.3 is complete (then the rest of the pile is taken)."""
     if lifted >= 0 or from_hand < 3 or not _top_card_melded(groups, cp_groups, card):
         return False
-    if not groups_legal_since(groups, cp_groups):
+    legal, _, canasta, value = melding_summary(groups, cp_groups)
+    if not legal or (not opened and value < minimum):
         return False
-    if not opened and opening_value(groups) < minimum:
-        return False
-    return _keeps_a_discard(_hand_count(hand) + rest, has_canasta(groups))
+    return _keeps_a_discard(_hand_count(hand) + rest, canasta)
 
 
 @njit(cache=True)
