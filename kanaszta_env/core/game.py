@@ -56,9 +56,11 @@ _COPIES = TYPE_COPIES
 # --- small helpers ----------------------------------------------------------------
 @njit(cache=True)
 def _forget(s, b: int, p: int, t: int) -> None:
-    """Known cards of type ``t`` cannot exceed those left in the hand."""
-    if s.known[b, p, t] > s.hand[b, p, t]:
-        s.known[b, p, t] = s.hand[b, p, t]
+    """A card of type ``t`` left the hand: the others cannot tell whether it was
+    one they knew of, so one known card of that type is forgotten (using the
+    hand's true count here would leak it)."""
+    if s.known[b, p, t] > 0:
+        s.known[b, p, t] -= 1
 
 
 @njit(cache=True)
@@ -384,7 +386,9 @@ def _lift(s, b: int, p: int, kind: int, g: int) -> None:
 @njit(cache=True)
 def _withdraw(s, b: int, p: int) -> None:
     """R12.5: take back everything laid or moved since the checkpoint; the turn
-    then ends with a discard. Cards seen going down and back are known."""
+    then ends with a discard. Cards seen going down and back are known: with
+    :func:`_forget`'s bookkeeping this makes the known count of each type the
+    larger of the count known at the checkpoint and the count returned."""
     for t in range(NUM_TYPES):
         back = s.cp_hand[b, t] - s.hand[b, p, t]
         if back > 0:
