@@ -1,5 +1,6 @@
 """kanaszta-env: Díszített kanaszta (Hungarian decorated canasta) for reinforcement learning."""
 
+from . import _numba_cache  # noqa: F401  (first: sets numba's cache folder before any kernel)
 from .actions import ACTION_NAMES, NUM_ACTIONS, action_from_name, action_name
 from .engine import GameBatch, IllegalActionError, StepResult
 from .rules import Rules
