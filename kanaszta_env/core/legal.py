@@ -149,18 +149,17 @@ def _meld_row(s, cfg, b: int, p: int, out: np.ndarray) -> None:
     groups = s.groups[b, p]
     cp = s.cp_groups[b]
     locked = s.locked[b]
-    # per-group facts, computed once: can a wild still go there? how many naturals?
-    target = np.empty(WILD_GROUP + 1, dtype=np.bool_)
-    nat = np.empty(WILD_GROUP + 1, dtype=np.int64)
+    # groups a wild could still go to, as a bit mask (no allocation in the hot path)
     targets = 0
+    count = 0
     for g in range(WILD_GROUP + 1):
-        nat[g] = naturals(groups[g])
-        target[g] = wild_target_ok(g, groups[g], cp[g], locked[g, 0] + locked[g, 1] + 1)
-        targets += target[g]
+        if wild_target_ok(g, groups[g], cp[g], locked[g, 0] + locked[g, 1] + 1):
+            targets |= 1 << g
+            count += 1
     if s.lifted[b] >= 0:  # R13.2: the lifted wild must go into another group at once
         src = s.lifted_from[b]
         for g in range(WILD_GROUP + 1):
-            out[A.PLACE0 + g] = target[g] and g != src
+            out[A.PLACE0 + g] = (targets >> g) & 1 == 1 and g != src
         out[A.WITHDRAW] = True
         return
     size = hand_size(hand)
@@ -168,16 +167,16 @@ def _meld_row(s, cfg, b: int, p: int, out: np.ndarray) -> None:
         for i in range(44):
             if hand[_MELD_TYPE[i]] > 0:
                 g = i // 4
-                n = nat[g] + 1
+                n = naturals(groups[g]) + 1
                 fixed = locked[g, 0] + locked[g, 1]
                 out[A.MELD0 + i] = n <= 8 and (fixed == 0 or n + fixed <= 7)
         for k in range(5):
             if hand[_WILD_TYPES[k]] > 0:
                 for g in range(WILD_GROUP + 1):
-                    out[A.WILD0 + 12 * k + g] = target[g]
+                    out[A.WILD0 + 12 * k + g] = (targets >> g) & 1 == 1
         out[A.HEART_ACE] = cfg[CFG_HEART_ACES] == 1 and hand[HEART_ACE] > 0
     for g in range(WILD_GROUP + 1):
-        if targets - target[g] == 0:
+        if count - ((targets >> g) & 1) == 0:
             continue  # no other group could take a wild lifted from here
         if g == WILD_GROUP and group_size(cp[g]) >= 7:
             continue  # R13.2: a wild canasta is never broken up
