@@ -195,8 +195,12 @@ def wild_target_ok(g: int, grp: np.ndarray, cp_grp: np.ndarray, locked_after: in
     started with a natural and with room for ``locked_after`` wilds that can
     no longer leave it this turn, or a wilds-only group that is not a canasta.
     """
+    if group_size(cp_grp) >= 7:
+        # R13.2-R13.3: a canasta takes no wild (a black one only swaps its wilds
+        # for naturals, a wild canasta is closed)
+        return False
     if g == WILD_GROUP:
-        return locked_after <= 7 and group_size(cp_grp) < 7
+        return locked_after <= 7
     n = naturals(grp)
     if n == 0:
         return False

@@ -161,6 +161,8 @@ def _opened_feasible(
         for j in range(wilds + 1):
             if from_hand + a + j < 3:
                 continue
+            if j > 0 and cp_size_r >= 7:  # a canasta takes no wild (R13.3)
+                break
             for m in range(movable + 1):
                 wf = fixed + j + m
                 if not natural_group_legal(n + a, wf):
