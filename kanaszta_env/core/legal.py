@@ -238,10 +238,22 @@ def _pickup_row(s, cfg, b: int, p: int, out: np.ndarray) -> None:
             locked[g, kind] -= 1
             groups[g, slot] -= 1
         return
+    # Feasibility depends on a card's rank (and on whether it is the top card's
+    # type), not its suit, and not on which wild it is: evaluate each class once.
+    top = s.pickup_card[b]
     for i in range(44):
         t = _MELD_TYPE[i]
         g = i // 4
         if hand[t] == 0 or (opened and g != r):
+            continue
+        same = -1  # an earlier type of this rank with the same feasibility
+        for i2 in range(4 * g, i):
+            t2 = _MELD_TYPE[i2]
+            if hand[t2] > 0 and (t2 == top) == (t == top):
+                same = i2
+                break
+        if same >= 0:
+            out[A.MELD0 + i] = out[A.MELD0 + same]
             continue
         hand[t] -= 1
         groups[g, t % 4] += 1
@@ -251,10 +263,16 @@ def _pickup_row(s, cfg, b: int, p: int, out: np.ndarray) -> None:
         s.pickup_from_hand[b] -= bump
         groups[g, t % 4] -= 1
         hand[t] += 1
+    first = -1  # the first wild type held: the others share its results
     for k in range(5):
         t = _WILD_TYPES[k]
         if hand[t] == 0:
             continue
+        if first >= 0:
+            for g in range(WILD_GROUP + 1):
+                out[A.WILD0 + 12 * k + g] = out[A.WILD0 + 12 * first + g]
+            continue
+        first = k
         kind = 1 if k == 4 else 0
         for g in range(WILD_GROUP + 1):
             if opened and g != r:
