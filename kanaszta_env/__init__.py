@@ -3,6 +3,8 @@
 from . import _numba_cache  # noqa: F401  (first: sets numba's cache folder before any kernel)
 from .actions import ACTION_NAMES, NUM_ACTIONS, action_from_name, action_name
 from .engine import GameBatch, IllegalActionError, StepResult
+from .envs import registration as _registration  # noqa: F401  (registers kanaszta_v0 and Kanaszta-v0)
+from .envs.aec import env, raw_env
 from .rules import Rules
 
 __all__ = [
@@ -14,5 +16,7 @@ __all__ = [
     "StepResult",
     "action_from_name",
     "action_name",
+    "env",
+    "raw_env",
 ]
 __version__ = "0.1.0"

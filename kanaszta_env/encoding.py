@@ -1,0 +1,259 @@
+"""The observation: a declared list of named pieces and the batched encoder.
+
+Each player observes one fixed-length ``float32`` vector, relative to himself:
+wherever a piece has one entry per player, his own seat comes first, then the
+next seats in turn order. The vector covers what he knows and nothing else
+(his hand, everything on the table, the cards publicly known to be in other
+hands, the discard pile, the known bottom of the stock, the state of the turn)
+— see :mod:`kanaszta_env.core.observe` for what the kernel never reads.
+
+:func:`observation_spec` is the single declaration of the layout: the pieces
+in order, each with a shape and a meaning. ``docs/observation.md`` is
+generated from it (``scripts/gen_observation_doc.py``) and a test checks the
+kernel against it piece by piece. Values lie in ``[0, 1]`` except the pieces
+with ``low = -1`` (scores, which can be negative); unbounded counts are
+scaled and clipped as each meaning says.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from .cards import GROUP_NAMES, NUM_GROUPS, NUM_TYPES, WILD_NAMES
+from .core.observe import (
+    HAND_SCORE_SCALE,
+    HAND_SIZE_SCALE,
+    MAX_OPENING_MINIMUM,
+    NUM_CANASTA_KINDS,
+    NUM_FREE_STATES,
+    NUM_PHASES,
+    NUM_PICKUP_KINDS,
+    NUM_TAX_BRACKETS,
+    NUM_WILD_TYPES,
+    TWINS_SCALE,
+    encode_batch,
+)
+from .core.state import FREE_NAMES, PHASE_NAMES, State
+from .rules import Rules
+
+__all__ = [
+    "Piece",
+    "encode",
+    "observation_bounds",
+    "observation_size",
+    "observation_spec",
+    "spec_markdown",
+    "split",
+]
+
+
+class Piece(NamedTuple):
+    """One named part of the observation vector."""
+
+    name: str
+    shape: tuple[int, ...]
+    meaning: str
+    low: float = 0.0
+
+    @property
+    def size(self) -> int:
+        return int(np.prod(self.shape))
+
+
+_CARDS = "53 card types in the order `AS AH AD AC 2S … KC JK`"
+_BY_COPIES = "count ÷ copies in the deck (2, or 8 for `JK`)"
+_SEATS = "per player, own seat first"
+_GROUPS = f"12 groups `{' '.join(GROUP_NAMES)}`"
+_CANASTAS = "black wild, black, red, red wild, gold (R11)"
+
+
+def observation_spec(rules: Rules | None = None) -> tuple[Piece, ...]:
+    """The pieces of the observation vector, in order, for ``rules``
+    (only the number of players changes the layout)."""
+    rules = rules or Rules()
+    P = rules.num_players
+    G = NUM_GROUPS
+    T = NUM_TYPES
+    assert len(PHASE_NAMES) == NUM_PHASES and len(FREE_NAMES) == NUM_FREE_STATES
+    return (
+        # flow
+        Piece("phase", (NUM_PHASES,), f"one-hot phase: {', '.join(PHASE_NAMES)}"),
+        Piece("to_move", (P,), "one-hot seat that decides now, relative to the observer (0 = himself)"),
+        Piece(
+            "seat_from_starter", (P,), "one-hot: how many seats the observer sits after the hand's starter"
+        ),
+        Piece(
+            "progress",
+            (3,),
+            "turns played ÷ `max_turns` (R19.2); hands played ÷ `max_hands` in game episodes "
+            "(else 0); 1 if separate heart aces exist (preset 2003-02)",
+        ),
+        # own hand
+        Piece("hand", (T,), f"own hand by card type: {_BY_COPIES}; {_CARDS}"),
+        # pile and stock
+        Piece("pile", (T,), f"discard pile content by card type, {_BY_COPIES}"),
+        Piece("pile_top", (T,), "one-hot type of the discard pile's top card (zeros if the pile is empty)"),
+        Piece("pile_top_owner", (P,), "one-hot seat, relative to the observer, that discarded the top card"),
+        Piece(
+            "pile_state",
+            (4,),
+            "pile size ÷ 112; 1 if it holds 10+ cards (table clearing, R16.3); 1 if the top card was "
+            "discarded in the previous turn (a twin is possible, R6); 1 if the pile is frozen (R9)",
+        ),
+        Piece("stock_state", (2,), "stock size ÷ 112; number of known cards at its bottom ÷ 3 (R3.4)"),
+        Piece("stock_bottom", (T,), f"the known bottom cards of the stock by type, {_BY_COPIES}"),
+        Piece(
+            "unknown",
+            (T,),
+            "cards whose place the observer cannot know (in the unknown part of the stock or of other "
+            f"hands): the deck minus everything he sees, {_BY_COPIES}",
+        ),
+        # every player's table, own seat first
+        Piece(
+            "group_cards",
+            (P, G, 9),
+            f"{_SEATS}; {_GROUPS}; per group the counts of naturals by suit `S H D C`, then "
+            f"`{' '.join(WILD_NAMES)}`, each ÷ copies in the deck",
+        ),
+        Piece(
+            "group_size",
+            (P, G),
+            f"{_SEATS}; cards in each group ÷ 8, clipped (a group being built may hold more "
+            "until the discard)",
+        ),
+        Piece(
+            "canasta", (P, G, NUM_CANASTA_KINDS), f"{_SEATS}; one-hot canasta kind of each group: {_CANASTAS}"
+        ),
+        Piece(
+            "collection",
+            (P, 4),
+            f"{_SEATS}; separate heart aces ÷ 2 (R10.6); `3H` ÷ 2 and `3D` ÷ 2 red threes laid out; "
+            "red-three replacements still to draw ÷ 4 (R4.2)",
+        ),
+        Piece(
+            "player_state",
+            (3, P),
+            f"rows: twins ÷ {TWINS_SCALE:g} (clipped); hand size ÷ {HAND_SIZE_SCALE:g} (clipped); "
+            "opened in an earlier turn of this hand; columns: players, own seat first",
+        ),
+        Piece("free_pickup", (P, NUM_FREE_STATES), f"{_SEATS}; one-hot R7 state: {', '.join(FREE_NAMES)}"),
+        Piece("known", (P, T), f"{_SEATS}; cards publicly known to be in that hand, {_BY_COPIES}"),
+        Piece("total", (P,), f"{_SEATS}; game total ÷ target score, clipped to [-1, 1]", low=-1.0),
+        Piece(
+            "tax_bracket",
+            (P, NUM_TAX_BRACKETS),
+            f"{_SEATS}; one-hot R17 bracket of the total: <5000, <7000, <9000, ≥9000",
+        ),
+        Piece(
+            "opening_minimum",
+            (P,),
+            f"{_SEATS}; that player's opening minimum ÷ {MAX_OPENING_MINIMUM:g} (R12.2)",
+        ),
+        Piece(
+            "last_hand_score",
+            (P,),
+            f"{_SEATS}; recorded score of the previous hand ÷ {HAND_SCORE_SCALE:g}, clipped to [-1, 1]",
+            low=-1.0,
+        ),
+        # the current turn, zeros in the cut phase and after the end
+        Piece(
+            "pickup_kind",
+            (NUM_PICKUP_KINDS,),
+            "one-hot card source of the mover's turn: none, free pickup (R7), penalised pickup (R8)",
+        ),
+        Piece("pickup_group", (G,), "one-hot group of the penalised pickup's top card (R8.1)"),
+        Piece(
+            "pickup_state",
+            (3,),
+            "hand cards melded into that group in the pickup phase ÷ 3 (clipped); pile size taken ÷ 112 "
+            "(R8.4); 1 if it was 10+ cards",
+        ),
+        Piece(
+            "lifted",
+            (NUM_WILD_TYPES + G,),
+            "a wild lifted out of a group and not yet placed (R13.2): one-hot type "
+            f"`{' '.join(WILD_NAMES)}`, "
+            "then one-hot group it came from",
+        ),
+        Piece(
+            "locked",
+            (G, 2),
+            "per group: small and big wilds put into it this turn ÷ 7 (they cannot be lifted again)",
+        ),
+        Piece(
+            "laid_this_turn",
+            (G, 5),
+            "the mover's groups now against the turn's checkpoint: naturals added ÷ 8, small and big wilds "
+            "added ÷ 7, small and big wilds taken out ÷ 7",
+        ),
+        Piece(
+            "turn_state",
+            (4,),
+            "1 if something was laid or moved since the checkpoint (`withdraw` is possible, R12.5); separate "
+            "heart aces laid this turn ÷ 2; for a mover who has not opened, the R12.3 value of his groups "
+            "÷ twice his minimum (clipped) and 1 if it reaches the minimum",
+        ),
+        Piece("cut_cards", (3, T), "in the cut phase, one-hot type of each of the three cut cards (R3.1)"),
+        Piece("cut_decisions", (3, 2), "in the cut phase, per cut card: kept, left (both 0 = undecided)"),
+    )
+
+
+def observation_size(rules: Rules | None = None) -> int:
+    """Length of the observation vector for ``rules``."""
+    return sum(p.size for p in observation_spec(rules))
+
+
+def observation_bounds(rules: Rules | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Per-slot ``(low, high)`` float32 arrays (for a ``gymnasium.spaces.Box``)."""
+    spec = observation_spec(rules)
+    low = np.concatenate([np.full(p.size, p.low, dtype=np.float32) for p in spec])
+    return low, np.ones_like(low)
+
+
+def split(obs: np.ndarray, rules: Rules | None = None) -> dict[str, np.ndarray]:
+    """Views of an observation (or a batch of them, leading axes kept) by piece name."""
+    out = {}
+    lead = obs.shape[:-1]
+    c = 0
+    for p in observation_spec(rules):
+        out[p.name] = obs[..., c : c + p.size].reshape(*lead, *p.shape)
+        c += p.size
+    if c != obs.shape[-1]:
+        raise ValueError(f"observation has {obs.shape[-1]} slots, the spec {c}")
+    return out
+
+
+def encode(
+    state: State, rules: Rules, players: np.ndarray | int, out: np.ndarray | None = None
+) -> np.ndarray:
+    """``(B, D)`` float32 observations: row ``b`` is player ``players[b]``'s view of game ``b``."""
+    batch = state.phase.shape[0]
+    seats = np.broadcast_to(np.asarray(players, dtype=np.int64), (batch,))
+    if ((seats < 0) | (seats >= rules.num_players)).any():
+        raise ValueError(f"observer seats must lie in 0..{rules.num_players - 1}, got {players!r}")
+    size = observation_size(rules)
+    if out is None:
+        out = np.empty((batch, size), dtype=np.float32)
+    written = encode_batch(state, rules.to_config(), np.ascontiguousarray(seats), out)
+    if batch and written != size:
+        raise AssertionError(f"observation kernel wrote {written} slots, the spec declares {size}")
+    return out
+
+
+def spec_markdown(rules: Rules | None = None) -> str:
+    """The observation table of ``docs/observation.md`` (one row per piece)."""
+    rules = rules or Rules()
+    lines = [
+        "| slots | piece | shape | range | meaning |",
+        "|---|---|---|---|---|",
+    ]
+    c = 0
+    for p in observation_spec(rules):
+        shape = " × ".join(str(d) for d in p.shape)
+        rng = "[-1, 1]" if p.low < 0 else "[0, 1]"
+        lines.append(f"| {c}–{c + p.size - 1} | `{p.name}` | {shape} | {rng} | {p.meaning} |")
+        c += p.size
+    lines.append(f"| | **total** | {c} | | |")
+    return "\n".join(lines)

@@ -1,0 +1,177 @@
+"""A Stable-Baselines3 ``VecEnv`` backed directly by the batched core.
+
+``KanasztaVecEnv(num_envs)`` holds ``num_envs`` games in one batch. Only the
+learner's seat of each game is exposed; the other seats are played inside
+:meth:`step_wait` by batched opponent policies (the built-in random player
+runs inside the same compiled call as the learners' actions, so a step is one
+numba call plus the assembly of SB3's ``infos``). The SB3 contract:
+
+* same-step auto-reset: a finished game is dealt again at once; its last
+  observation is in ``infos[i]["terminal_observation"]`` and
+  ``infos[i]["TimeLimit.truncated"]`` tells a turn-limit truncation (R19.2);
+* the learner's terminal reward is delivered even when the hand ends on an
+  opponent's move, and trajectories contain the learner's decisions only;
+* ``action_masks()`` (read by sb3-contrib's ``MaskablePPO`` through
+  ``env_method("action_masks")``) gives the masks of the returned
+  observations, post-reset ones included.
+
+Seeds: after ``seed(s)``, game ``i`` plays the core deals ``s + i``,
+``s + i + N``, ``s + i + 2N``, … — the same deals as the AEC env's
+``reset(seed=s + i + k * N)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from stable_baselines3.common.vec_env import VecEnv
+from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvStepReturn
+
+from ..actions import NUM_ACTIONS
+from ..encoding import observation_bounds
+from ..rules import Rules
+from .gym_env import LearnerGames
+from .kernels import ENDED_ILLEGAL, ENDED_TERMINATED, ENDED_TRUNCATED
+from .render import render_table
+
+__all__ = ["KanasztaVecEnv"]
+
+
+class KanasztaVecEnv(VecEnv):
+    """``num_envs`` learner games stepped together (see the module docstring).
+
+    Args:
+        num_envs: number of games.
+        rules: a :class:`~kanaszta_env.rules.Rules`; or pass its fields as keyword arguments.
+        opponents: ``"random"``, a policy ``(obs, mask) -> actions``, or one
+            policy per other seat (in turn order after the learner).
+        learner_seat: ``"random"`` (drawn from each game's seed) or a fixed seat.
+        reward, reward_scale, illegal, illegal_reward: as in
+            :class:`~kanaszta_env.envs.gym_env.KanasztaGymEnv`.
+        render_mode: ``None``, ``"ansi"`` or ``"human"`` (renders game 0).
+    """
+
+    def __init__(
+        self,
+        num_envs: int,
+        rules: Rules | None = None,
+        *,
+        opponents: object = "random",
+        learner_seat: int | str = "random",
+        reward: str = "score",
+        reward_scale: float = 1e-3,
+        illegal: str = "raise",
+        illegal_reward: float = -1.0,
+        render_mode: str | None = None,
+        **rule_kwargs: Any,
+    ) -> None:
+        if rules is None:
+            rules = Rules(**rule_kwargs)
+        elif rule_kwargs:
+            raise ValueError("pass either a Rules object or rule keyword arguments, not both")
+        if render_mode not in (None, "ansi", "human"):
+            raise ValueError("render_mode must be 'ansi', 'human' or None")
+        self.rules = rules
+        self.render_mode = render_mode  # read by VecEnv.__init__ through get_attr
+        self._games = LearnerGames(
+            rules,
+            num_envs,
+            opponents=opponents,
+            learner_seat=learner_seat,
+            reward=reward,
+            reward_scale=reward_scale,
+            illegal=illegal,
+            illegal_reward=illegal_reward,
+            auto_reset=True,
+        )
+        low, high = observation_bounds(rules)
+        super().__init__(num_envs, spaces.Box(low, high, dtype=np.float32), spaces.Discrete(NUM_ACTIONS))
+        self._actions: np.ndarray | None = None
+
+    # --- the VecEnv contract ------------------------------------------------------
+    def reset(self) -> np.ndarray:
+        if self._seeds[0] is None:
+            base = int(np.random.SeedSequence().generate_state(1, np.uint64)[0] >> np.uint64(2))
+            seeds = base + np.arange(self.num_envs, dtype=np.uint64)
+        else:
+            seeds = np.array(self._seeds, dtype=np.uint64)
+        self._reset_seeds()
+        obs = self._games.reset(seeds)
+        self.reset_infos = [{} for _ in range(self.num_envs)]
+        return obs
+
+    def step_async(self, actions: np.ndarray) -> None:
+        self._actions = actions
+
+    def step_wait(self) -> VecEnvStepReturn:
+        if self._actions is None:
+            raise RuntimeError("step_wait() without step_async()")
+        actions, self._actions = self._actions, None
+        obs = self._games.step(actions)
+        L = self._games.learners
+        ended = L.ended
+        dones = ended != 0
+        infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
+        for i in np.flatnonzero(dones):
+            flags = int(ended[i])
+            info = infos[i]
+            info["terminal_observation"] = L.terminal_obs[i].copy()
+            info["TimeLimit.truncated"] = bool(flags & ENDED_TRUNCATED) and not flags & ENDED_TERMINATED
+            if flags & ENDED_ILLEGAL:
+                info["illegal_action"] = True
+        return obs, L.reward.astype(np.float32), dones, infos
+
+    def action_masks(self) -> np.ndarray:
+        """(N, 200) bool legal actions of the learners' current observations."""
+        return self._games.learners.legal.copy()
+
+    @property
+    def learner_seats(self) -> np.ndarray:
+        """(N,) the learner's seat in each game's current episode."""
+        return self._games.learners.seat.copy()
+
+    def close(self) -> None:
+        pass
+
+    def _indices(self, indices: VecEnvIndices) -> Sequence[int]:
+        if indices is None:
+            return range(self.num_envs)
+        if isinstance(indices, int):
+            return [indices]
+        return list(indices) if isinstance(indices, Iterable) else [indices]
+
+    def get_attr(self, attr_name: str, indices: VecEnvIndices = None) -> list[Any]:
+        value = getattr(self, attr_name)
+        return [value for _ in self._indices(indices)]
+
+    def set_attr(self, attr_name: str, value: Any, indices: VecEnvIndices = None) -> None:
+        setattr(self, attr_name, value)
+
+    def env_method(
+        self, method_name: str, *method_args: Any, indices: VecEnvIndices = None, **method_kwargs: Any
+    ) -> list[Any]:
+        rows = self._indices(indices)
+        if method_name == "action_masks":
+            masks = self.action_masks()
+            return [masks[i] for i in rows]
+        result = getattr(self, method_name)(*method_args, **method_kwargs)
+        return [result for _ in rows]
+
+    def env_is_wrapped(self, wrapper_class: type, indices: VecEnvIndices = None) -> list[bool]:
+        return [False for _ in self._indices(indices)]
+
+    def render(self, mode: str | None = None) -> str | None:  # type: ignore[override]
+        """Game 0's table: returned in ``"ansi"`` mode, printed in ``"human"`` mode."""
+        mode = mode or self.render_mode
+        if mode is None:
+            return None
+        seat = int(self._games.learners.seat[0])
+        names = [f"player_{q}" + (" (learner)" if q == seat else "") for q in range(self.rules.num_players)]
+        text = render_table(self._games.state, self.rules, 0, names)
+        if mode == "ansi":
+            return text
+        print(text + "\n")
+        return None
