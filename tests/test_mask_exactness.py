@@ -1,0 +1,494 @@
+"""The engine's legal mask equals an independent checker's legal actions at every
+state of seeded random games (design "Melding as atomic steps" and "Pickups";
+R5, R7-R14).
+
+``tests/checker.py`` re-derives legality in plain Python from RULES.md and
+docs/design.md and decides the penalised-pickup obligation (R8) by brute-force
+search. Random play is biased towards interesting states: pickups of the discard
+pile are preferred, half of the games meld like a builder (extending groups,
+reaching canastas, going out), and melding ends often enough for turns to pass.
+In half of the games, now and then at the start of a turn, the mover's
+collection and hand are redrawn from the stock (:func:`seeded_collection`) so
+that canastas of every kind, short hands and pickups onto canastas are common.
+
+``KANASZTA_LONG_TESTS=1`` runs all twelve combinations of players, preset and
+opening minimum for longer (over 20,000 states). ``-s`` shows the statistics.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import json
+import os
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pytest
+from checker import (
+    NATURAL_GROUPS,
+    PHASES,
+    Checker,
+    SearchBudgetExceeded,
+    is_wild,
+    legal_actions,
+    mask_names,
+    natural_group,
+    position_of,
+)
+
+from kanaszta_env import position
+from kanaszta_env.actions import ACTION_NAMES
+from kanaszta_env.engine import GameBatch
+from kanaszta_env.rules import Rules
+
+LONG = os.environ.get("KANASZTA_LONG_TESTS") == "1"
+BATCH = 32
+#: (players, preset, opening minimum): a pairwise cover by default, all 12 when long
+SHORT_CONFIGS = [
+    (2, "2003-02", 50),
+    (2, "2003-01", 120),
+    (3, "2003-02", 120),
+    (3, "2003-01", 50),
+    (4, "2003-02", 50),
+    (4, "2003-01", 120),
+]
+LONG_CONFIGS = [(p, v, m) for p in (2, 3, 4) for v in ("2003-02", "2003-01") for m in (50, 120)]
+CONFIGS = LONG_CONFIGS if LONG else SHORT_CONFIGS
+STEPS = 200 if LONG else 45  # batch steps per configuration
+SEED_RATE = 0.25  # chance that a seeded game's draw state gets a redrawn collection
+SHOWN_MISMATCHES = 3
+
+
+@dataclass
+class Report:
+    """What one seeded run saw."""
+
+    states: Counter = field(default_factory=Counter)  # checked states per phase
+    seeded: int = 0  # states in hands whose collection was redrawn
+    skipped: int = 0  # pickup searches over budget
+    mismatches: list[str] = field(default_factory=list)
+
+    def summary(self) -> str:
+        phases = ", ".join(f"{k} {v}" for k, v in sorted(self.states.items()))
+        return (
+            f"{sum(self.states.values())} states ({phases}; {self.seeded} in seeded hands); "
+            f"skipped {self.skipped}; mismatches {len(self.mismatches)}"
+        )
+
+
+# --- the random players -----------------------------------------------------------
+def _builder_choice(pos: dict, names: list[str], rng: np.random.Generator) -> str | None:
+    """A crude meld policy that builds groups towards canastas and ends turns."""
+    groups, per_group = pos["groups"], Counter()
+    for card, k in pos["hand"].items():
+        per_group[natural_group(card)] += k
+    good = []
+    for name in names:
+        parts = name.split("_")
+        if parts[0] == "meld" and len(parts) == 2:
+            g = natural_group(parts[1])
+            if g in groups or per_group[g] >= 3:
+                good.append(name)
+        elif (parts[0] == "meld" and len(groups.get(parts[3], [])) >= 4) or parts[0] == "place":
+            good.append(name)
+    if good and rng.random() < 0.9:
+        return good[rng.integers(len(good))]
+    discards = [n for n in names if n.startswith("discard")]
+    return discards[rng.integers(len(discards))] if discards else None
+
+
+def choose(pos: dict, legal: np.ndarray, builder: bool, rng: np.random.Generator) -> int:
+    """One legal action: pickups preferred; melding ends with probability 0.3 a step."""
+    names = [ACTION_NAMES[a] for a in legal]
+    phase = pos["phase"]
+    if phase == "draw":
+        weights = np.array([1.0 if n == "draw" else 6.0 for n in names])
+        return int(rng.choice(legal, p=weights / weights.sum()))
+    if phase == "meld":
+        pick = _builder_choice(pos, names, rng) if builder else None
+        if pick is None and rng.random() < 0.3:
+            ends = [n for n in names if n.startswith("discard")] or [n for n in names if n == "withdraw"]
+            pick = ends[rng.integers(len(ends))] if ends else None
+        if pick is None:
+            steps = [n for n in names if not n.startswith("discard") and n != "withdraw"] or names
+            pick = steps[rng.integers(len(steps))]
+        return ACTION_NAMES.index(pick)
+    return int(legal[rng.integers(len(legal))])
+
+
+# --- redrawn collections ------------------------------------------------------------
+#: (naturals, wilds) of the groups dealt by seeded_collection: every canasta kind
+SHAPES = ((3, 0), (3, 1), (4, 1), (5, 1), (6, 0), (5, 2), (4, 3), (6, 1), (7, 0), (8, 0))
+
+
+def seeded_collection(doc: dict, rng: np.random.Generator) -> dict | None:
+    """The position ``doc`` (phase draw) with the mover's hand and groups redrawn from
+    his cards and the unknown stock. Mostly an opened player with one to three
+    random legal groups (sometimes a wilds-only group too) and a short or long
+    hand, often with cards that fit his groups; else a player who has not opened
+    and holds one or two ready-made groups and little else (going out from hand).
+    Often a discard on top fits his cards, sometimes alone on the pile. None if the
+    cards for it are missing."""
+    doc = copy.deepcopy(doc)
+    me = doc["players"][doc["to_move"]]
+    cut = len(doc["stock"]) - doc["stock_known_bottom"]
+    pool = Counter(doc["stock"][:cut]) + Counter(me["hand"])
+    pool += sum((Counter(g) for g in me["groups"]), Counter())
+
+    def take(wanted: object, k: int) -> list[str] | None:
+        cards = [c for c in sorted(pool.elements()) if wanted(c)]  # type: ignore[operator]
+        if len(cards) < k:
+            return None
+        picked = [cards[i] for i in rng.choice(len(cards), size=k, replace=False)]
+        pool.subtract(picked)
+        return picked
+
+    def some_groups(count: int) -> list[list[str]]:
+        groups = []
+        for g in rng.permutation(NATURAL_GROUPS)[:count]:
+            n, w = SHAPES[rng.integers(len(SHAPES))]
+            naturals = take(lambda c, g=g: natural_group(c) == g, n)
+            wilds = take(is_wild, w) if naturals is not None else None
+            if wilds is None:
+                pool.update(naturals or [])
+            else:
+                groups.append(naturals + wilds)
+        return groups
+
+    opened = me["separate_heart_aces"] > 0 or rng.random() < 0.75
+    groups = some_groups(int(rng.integers(1, 4)))
+    if opened and rng.random() < 0.35:
+        wilds = take(is_wild, int(rng.integers(3, 8)))
+        groups += [wilds] if wilds else []
+    size = int(rng.choice([1, 1, 2, 2, 3, 5, 9, 14])) if opened else int(rng.integers(0, 3))
+    hand = take(lambda c: c not in ("3H", "3D"), size)
+    if not groups or hand is None:
+        return None
+    ranks = {natural_group(c) for grp in groups for c in grp} - {None}
+    if not opened:  # the groups are still in his hand
+        hand += [c for grp in groups for c in grp]
+        groups = []
+    elif rng.random() < 0.6:  # cards that fit his groups: extensions, displacements
+        hand += take(lambda c: is_wild(c) or natural_group(c) in ranks, int(rng.integers(1, 4))) or []
+    if not hand:
+        return None
+    me.update(hand=hand, groups=groups, opened=opened, known=[])
+    if rng.random() < 0.3:  # a short pile: little or nothing joins the hand after a pickup
+        pool.update(doc["discard"])
+        doc["discard"], doc["discard_owners"] = [], []
+    top = take(lambda c: natural_group(c) in ranks, 1) if rng.random() < 0.6 else None
+    if top:
+        doc["discard"].append(top[0])
+        if rng.random() < 0.6:  # the makings of a pickup onto his group of that rank
+            rank = natural_group(top[0])
+            hand += take(lambda c: natural_group(c) == rank, int(rng.integers(1, 3))) or []
+        doc["discard_owners"].append((doc["to_move"] - 1) % doc["num_players"])
+    rest = list(pool.elements())
+    doc["stock"] = [rest[i] for i in rng.permutation(len(rest))] + doc["stock"][cut:]
+    del doc["top_fresh"], doc["turn_state"]  # their defaults fit the new position
+    return doc
+
+
+# --- the comparison -----------------------------------------------------------------
+def _describe(pos: dict, expected: set[str], engine: set[str], repro: str) -> str:
+    lines = [
+        f"mask differs from the checker in phase {pos['phase']!r}",
+        f"  legal for the checker only: {sorted(expected - engine)}",
+        f"  legal for the engine only:  {sorted(engine - expected)}",
+        "  position (checker view):",
+        *[f"    {k}: {v}" for k, v in pos.items()],
+        f"  reproduce: kanaszta_env.position.load(json.loads({repro!r}))",
+    ]
+    return "\n".join(lines)
+
+
+def _derived_from_hand(pos: dict) -> int:
+    """Hand cards melded into the top card's group in the pickup phase: naturals
+    added since the checkpoint plus the wilds locked there (design "Pickups")."""
+    g = natural_group(pos["pickup_card"])
+    wilds = sum(pos["locked"].get(g, (0, 0)))
+    naturals = [c for c in pos["groups"].get(g, []) if natural_group(c)]
+    cp_naturals = [c for c in pos["cp_groups"].get(g, []) if natural_group(c)]
+    return len(naturals) - len(cp_naturals) + wilds
+
+
+def check_games(
+    rules: Rules, seed: int, steps: int, batch_size: int = BATCH, collect: list | None = None
+) -> Report:
+    """Play ``steps`` batch steps of seeded random games, comparing mask and checker
+    at every state; finished games restart with fresh seeds. ``collect`` receives
+    the positions of pickup questions (phase pickup, or draw with a pile)."""
+    games = GameBatch(rules, batch_size=batch_size)
+    games.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    checker = Checker(rules)
+    seeded = np.zeros(batch_size, dtype=bool)
+    report = Report()
+    for step in range(steps):
+        for b in np.flatnonzero(games.phase == PHASES.index("draw")):  # draw: maybe redraw the collection
+            if b % 4 < 2 and rng.random() < SEED_RATE:
+                doc = seeded_collection(position.dump(games, int(b)), rng)
+                if doc is not None:
+                    for dst, src in zip(games.state, position.load(doc).state, strict=True):
+                        dst[b] = src[0]
+                    seeded[b] = True
+        mask = games.legal_mask().copy()
+        actions = np.zeros(batch_size, dtype=np.int64)
+        for b in np.flatnonzero(~games.done):
+            pos = position_of(games.state, b)
+            report.states[pos["phase"]] += 1
+            report.seeded += int(seeded[b])
+            engine = mask_names(mask[b])
+            if collect is not None and (pos["phase"] == "pickup" or (pos["phase"] == "draw" and pos["pile"])):
+                collect.append(pos)
+            try:
+                expected = checker.legal_actions(pos)
+            except SearchBudgetExceeded:
+                report.skipped += 1
+                expected = engine
+            if expected != engine:
+                repro = json.dumps(position.dump(games, int(b)))
+                report.mismatches.append(_describe(pos, expected, engine, repro))
+            if pos["phase"] == "pickup" and _derived_from_hand(pos) != pos["pickup_from_hand"]:
+                report.mismatches.append(f"pickup_from_hand disagrees with the groups: {pos}")
+            actions[b] = choose(pos, np.flatnonzero(mask[b]), b % 2 == 0, rng)
+        games.step(actions)
+        done = games.done.copy()
+        if done.any():
+            games.reset(seed=seed + 1_000 * (step + 1), which=done)
+            seeded[done] = False
+    return report
+
+
+@pytest.mark.parametrize(("players", "variant", "minimum"), CONFIGS)
+def test_mask_equals_independent_checker(players: int, variant: str, minimum: int) -> None:
+    """At every visited state the mask is exactly the checker's set of legal actions
+    (R5, R7-R14 as atomic steps, docs/design.md)."""
+    rules = Rules(num_players=players, variant=variant, opening_minimum=minimum)
+    report = check_games(rules, seed=1_000 * players + minimum, steps=STEPS)
+    print(f"\n{players}p {variant} min {minimum}: {report.summary()}")
+    shown = "\n\n".join(report.mismatches[:SHOWN_MISMATCHES])
+    assert not report.mismatches, f"{len(report.mismatches)} mismatches, first ones:\n{shown}"
+    # the run exercised every phase and skipped (almost) nothing
+    assert all(report.states[ph] > 0 for ph in ("cut", "draw", "meld", "pickup", "discard"))
+    assert report.seeded > 0
+    assert report.skipped <= sum(report.states.values()) // 100
+
+
+def test_checker_pickup_pruning_is_sound() -> None:
+    """The pruned pickup search answers as the plain exhaustive one wherever the
+    plain search finishes (R8 feasibility: the pruning only cuts dead ends)."""
+    rules = Rules(num_players=2, opening_minimum=50)
+    positions: list[dict] = []
+    check_games(rules, seed=77, steps=25, batch_size=16, collect=positions)
+    pruned, plain = Checker(rules), Checker(rules, budget=2_000, prune=False)
+    compared = 0
+    for pos in positions:
+        try:
+            expected = plain.legal_actions(pos)
+        except SearchBudgetExceeded:
+            continue
+        assert pruned.legal_actions(pos) == expected, pos
+        compared += 1
+    assert compared >= 40
+
+
+def test_checker_is_independent_of_the_rules_core() -> None:
+    """The checker may share the card notation and the action names, nothing else."""
+    tree = ast.parse(Path(__file__).with_name("checker.py").read_text())
+    imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    imported |= {a.name for node in ast.walk(tree) if isinstance(node, ast.Import) for a in node.names}
+    assert imported <= {
+        "__future__",
+        "collections",
+        "typing",
+        "numpy",
+        "kanaszta_env.cards",
+        "kanaszta_env.actions",
+    }
+
+
+# --- hand-built positions ------------------------------------------------------------
+def _position(**kw: object) -> dict:
+    """A checker position (the shape position_of returns), meld phase by default."""
+    pos = {
+        "phase": "meld",
+        "player": 0,
+        "num_players": 2,
+        "hand": Counter(),
+        "groups": {},
+        "sep_heart_aces": 0,
+        "cp_sep_heart_aces": 0,
+        "locked": {},
+        "lifted": None,
+        "lifted_from": None,
+        "changed": False,
+        "opened": True,
+        "free_pickup": "gone",
+        "total": 0,
+        "stock_size": 40,
+        "pile": [],
+        "pickup_card": None,
+        "pickup_from_hand": 0,
+    }
+    pos.update(kw)
+    pos.setdefault("cp_hand", Counter(pos["hand"]))
+    pos.setdefault("cp_groups", {g: list(c) for g, c in pos["groups"].items()})  # type: ignore[union-attr]
+    return pos
+
+
+RULES = Rules()
+BLACK_KINGS = ["KS", "KH", "KD", "KC", "KS", "2C", "2D"]
+
+
+def test_checker_r8_1_take_pile_needs_two_hand_cards_of_the_rank_or_wilds() -> None:
+    kings = {"K": ["KH", "KC", "KS"]}
+    hand = Counter({"KS": 1, "5H": 2, "6D": 1})
+    pos = _position(phase="draw", hand=hand, pile=["9C", "KD"], groups=kings)
+    assert "take_pile" not in legal_actions(pos, RULES)  # one hand king only
+    pos = _position(phase="draw", hand=hand + Counter(["2H"]), pile=["9C", "KD"], groups=kings)
+    assert "take_pile" in legal_actions(pos, RULES)
+
+
+def test_checker_r9_frozen_pile_and_r7_free_pickup() -> None:
+    hand = Counter({"KS": 2, "5H": 2})
+    assert "take_pile" not in legal_actions(_position(phase="draw", hand=hand, pile=["KD", "2C"]), RULES)
+    free = _position(phase="draw", hand=hand, pile=["KD"], free_pickup="now")
+    assert legal_actions(free, RULES) == {"draw", "take_free"}  # R7.5: no penalised pickup
+    frozen = _position(phase="draw", hand=hand, pile=["3S"], free_pickup="now")
+    assert legal_actions(frozen, RULES) == {"draw"}  # R7.4
+
+
+def test_checker_r8_2_unopened_pickup_needs_the_opening_from_hand() -> None:
+    hand = Counter({"5S": 2, "6H": 2, "6D": 1, "9C": 1})
+    pos = _position(phase="draw", hand=hand, pile=["KC", "5D"], opened=False)
+    assert "take_pile" not in legal_actions(pos, Rules(opening_minimum=50))  # 5s and 6s: 30
+    # with a joker and three aces the best is AS AS AD JK + the 5s + the 6s = 80 + 15 + 15
+    rich = _position(
+        phase="draw", hand=hand + Counter(["JK", "AS", "AS", "AD"]), pile=["KC", "5D"], opened=False
+    )
+    assert "take_pile" in legal_actions(rich, Rules(opening_minimum=90))
+    assert "take_pile" not in legal_actions(rich, Rules(opening_minimum=120))
+
+
+def test_checker_r14_going_out_needs_a_canasta_and_r12_4_waives_the_minimum() -> None:
+    three = _position(hand=Counter(["7S"]), groups={"K": ["KS", "KH", "KD"]}, cp_groups={})
+    assert not legal_actions(three, RULES) & {"discard_7S"}  # R14.1
+    canasta = {"K": ["KS", "KH", "KD", "KC", "KS", "KH", "2C"]}
+    out = _position(hand=Counter(["7S"]), groups=canasta, cp_groups={}, cp_hand=Counter(), opened=False)
+    assert "discard_7S" in legal_actions(out, Rules(opening_minimum=120))  # 70 < 120, but out
+
+
+def test_checker_r10_6_heart_ace_alone_is_no_opening() -> None:
+    alone = _position(hand=Counter({"7S": 2}), sep_heart_aces=1, opened=False)
+    assert not any(a.startswith("discard") for a in legal_actions(alone, RULES))
+    assert "withdraw" in legal_actions(alone, RULES)
+    assert "discard_7S" in legal_actions(dict(alone, opened=True), RULES)
+
+
+def test_checker_r13_3_pickup_turns_a_black_canasta_gold() -> None:
+    """An opened player takes a king onto a black canasta of five kings and two 2s:
+    with two hand kings it turns gold and the 2s move to the eights (R13.3, R8 [D])."""
+    groups = {"K": BLACK_KINGS, "8": ["8S", "8H", "8D", "8C"]}
+    hand = Counter({"KH": 1, "9S": 2, "4D": 1})
+    pos = _position(phase="draw", hand=hand, groups=groups, pile=["QS", "KD"])
+    assert "take_pile" not in legal_actions(pos, RULES)
+    pos = _position(phase="draw", hand=hand + Counter(["KC"]), groups=groups, pile=["QS", "KD"])
+    assert "take_pile" in legal_actions(pos, RULES)
+    pickup = dict(pos, phase="pickup", hand=hand + Counter(["KC", "KD"]), pile=["QS"], pickup_card="KD")
+    legal = legal_actions(pickup, RULES)
+    assert {"meld_KD", "meld_KC", "meld_KH", "lift_small_from_K"} == legal
+
+
+def test_checker_r13_3_no_wild_replaces_a_wild_of_a_black_canasta() -> None:
+    eights = ["8S", "8H", "8D", "8C"]
+    pos = _position(hand=Counter(["JK", "9S", "9D"]), groups={"K": BLACK_KINGS, "8": eights})
+    legal = legal_actions(pos, RULES)
+    assert "meld_JK_to_K" not in legal and {"meld_JK_to_8", "lift_small_from_K"} <= legal
+
+
+# --- the engine on hand-built positions ----------------------------------------------
+def _arranged(
+    rules: Rules,
+    hand: list[str],
+    groups: list[list[str]],
+    discard: list[str] | None = None,
+    opened: bool = True,
+    phase: str = "draw",
+) -> GameBatch:
+    """A real game at seat 1's first turn with his hand, groups and the discard pile
+    replaced (from the stock, in the first seeded deal that leaves the cards there);
+    his free pickup is gone."""
+    wanted = Counter(hand + [c for g in groups for c in g] + (discard or []))
+    for seed in range(100):
+        games = GameBatch(rules, batch_size=1)
+        games.reset(seed=seed)
+        while games.phase[0] != PHASES.index("draw"):
+            games.step([int(np.flatnonzero(games.legal_mask()[0])[0])])
+        doc = position.dump(games)
+        me = doc["players"][doc["to_move"]]
+        pool = Counter(doc["stock"]) + Counter(me["hand"]) + Counter(doc["discard"])
+        if not wanted - pool:
+            break
+    pool.subtract(wanted)
+    me.update(hand=hand, groups=groups, opened=opened, known=[], free_pickup="gone")
+    doc.update(stock=sorted(pool.elements()), stock_known_bottom=0, phase=phase, discard=discard or [])
+    for key in ("turn_state", "discard_owners", "top_fresh"):
+        del doc[key]
+    return position.load(doc)
+
+
+def _walk(games: GameBatch, rules: Rules, actions: list[str]) -> set[str]:
+    """Play ``actions``; before each one and at the end the mask must equal the
+    checker's legal set and contain the next action. Returns the last legal set."""
+    for name in [*actions, None]:
+        legal = mask_names(games.legal_mask()[0])
+        assert legal == legal_actions(position_of(games.state, 0), rules)
+        if name is not None:
+            assert name in legal, (name, sorted(legal))
+            games.step([ACTION_NAMES.index(name)])
+    return legal
+
+
+KINGS = ["KS", "KS", "KH", "KH", "KD", "KD", "KC"]
+FIVES = ["5S", "5S", "5H", "5H", "5D", "5D", "5C"]
+
+
+def test_r8_3_pickup_may_meld_the_whole_hand_when_the_pile_refills_it() -> None:
+    """R8.1-R8.3 with R14.2: two hand kings and the top king are the whole hand; the
+    rest of the pile joins it afterwards, so a card is left to discard."""
+    games = _arranged(RULES, ["KS", "KH"], [["8S", "8H", "8D"]], discard=["5C", "9D", "KD"])
+    legal = _walk(games, RULES, ["take_pile", "meld_KD", "meld_KS", "meld_KH"])
+    assert position_of(games.state, 0)["hand"] == Counter(["5C", "9D"]) and "discard_5C" in legal
+    alone = _arranged(RULES, ["KS", "KH"], [["8S", "8H", "8D"]], discard=["KD"])
+    assert "take_pile" not in _walk(alone, RULES, [])  # nothing would be left to discard
+
+
+def test_r13_3_red_canasta_turns_gold() -> None:
+    games = _arranged(RULES, ["KC", "9S", "9D"], [KINGS])
+    legal = _walk(games, RULES, ["draw", "meld_KC"])
+    assert "discard_9S" in legal and not any(a.startswith("meld_K") for a in legal)
+
+
+def test_r12_4_going_out_from_hand_waives_the_opening_minimum() -> None:
+    """Seven fives (35 points) are no opening at 120 unless the player goes out (R12.4)."""
+    rules = Rules(opening_minimum=120)
+    games = _arranged(rules, FIVES, [], opened=False)
+    legal = _walk(games, rules, ["draw", *[f"meld_{c}" for c in FIVES[:-1]]])
+    assert not any(a.startswith("discard") for a in legal)  # six fives: no canasta, 30 points
+    legal = _walk(games, rules, ["meld_5C"])
+    assert len([a for a in legal if a.startswith("discard")]) == 1  # the last card goes out
+
+
+def test_r13_3_no_wild_into_a_black_canasta() -> None:
+    """R13.3: wilds leave a black canasta only when it turns red or gold; lifting a 2
+    out of KKKKK+2+2 and putting a joker in instead would keep it black. (The engine
+    allowed this swap until commit b50dcf1.)"""
+    games = _arranged(RULES, ["JK", "9S", "9D", "4C"], [BLACK_KINGS, ["8S", "8H", "8D", "8C"]], phase="meld")
+    legal = _walk(games, RULES, ["lift_small_from_K"])
+    assert "place_on_8" in legal and "place_on_K" not in legal
+    legal = _walk(games, RULES, ["place_on_8"])
+    assert "meld_JK_to_K" not in legal and not any(a.startswith("discard") for a in legal)  # six kings
