@@ -1,0 +1,160 @@
+"""The common batched policy interface and a driver that seats agents in games.
+
+Every agent — the rule-based bots, the search bot, a trained PPO policy —
+answers one question for a batch of decisions::
+
+    actions = agent.act(obs, mask)      # (N, D) float32, (N, 200) bool -> (N,) int64
+
+``obs`` rows are the observations of :mod:`kanaszta_env.encoding` of the
+deciding players and ``mask`` their legal actions; nothing else about the
+game reaches an agent. Agents that keep memory between decisions (per game
+and seat) receive ``slots``: one stable integer per row naming the (game,
+seat) it comes from, in ``0 .. n-1`` after :meth:`Agent.reset` ``(n)``.
+
+:func:`play_batch` runs a batch of :class:`~kanaszta_env.engine.GameBatch`
+games with agents in given seats and returns the scores and, on request, the
+action records.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from kanaszta_env import GameBatch, Rules
+from kanaszta_env.actions import ACTION_NAMES
+from kanaszta_env.encoding import encode, observation_size
+
+
+class Agent:
+    """Base class of batched policies. Subclasses implement :meth:`act`."""
+
+    name = "agent"
+
+    def setup(self, rules: Rules) -> None:
+        """Called once with the rules of the games the agent is about to play."""
+        self.rules = rules
+
+    def reset(self, n: int) -> None:
+        """Forget per-game memory; ``n`` slots will be used by the next games."""
+
+    def act(self, obs: np.ndarray, mask: np.ndarray, slots: np.ndarray | None = None) -> np.ndarray:
+        """One legal action id per row of ``obs`` (N, D) / ``mask`` (N, 200)."""
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(name={self.name!r})"
+
+
+class PolicyAgent(Agent):
+    """An agent from a plain function ``policy(obs, mask) -> actions`` (e.g. a
+    trained network's masked argmax)."""
+
+    def __init__(self, policy: Callable[[np.ndarray, np.ndarray], np.ndarray], name: str = "policy") -> None:
+        self.policy = policy
+        self.name = name
+
+    def act(self, obs: np.ndarray, mask: np.ndarray, slots: np.ndarray | None = None) -> np.ndarray:
+        return np.asarray(self.policy(obs, mask), dtype=np.int64)
+
+
+def check_actions(actions: np.ndarray, mask: np.ndarray, who: str) -> np.ndarray:
+    """``actions`` as int64, or ``ValueError`` naming the first illegal choice."""
+    actions = np.asarray(actions, dtype=np.int64)
+    if actions.shape != (mask.shape[0],):
+        raise ValueError(f"{who} returned {actions.shape} actions for {mask.shape[0]} decisions")
+    rows = np.arange(mask.shape[0])
+    ok = (actions >= 0) & (actions < mask.shape[1])
+    ok[ok] = mask[rows[ok], actions[ok]]
+    if not ok.all():
+        i = int(np.flatnonzero(~ok)[0])
+        a = int(actions[i])
+        name = ACTION_NAMES[a] if 0 <= a < len(ACTION_NAMES) else str(a)
+        raise ValueError(f"{who} chose the illegal action {name!r} (row {i})")
+    return actions
+
+
+@dataclass
+class BatchResult:
+    """Outcome of :func:`play_batch`, one row per game."""
+
+    scores: np.ndarray  # (B, P) recorded hand scores of the last hand (totals in game episodes)
+    totals: np.ndarray  # (B, P) game totals
+    turns: np.ndarray  # (B,) turns played in the last hand
+    end_reason: np.ndarray  # (B,) END_* code of the last hand
+    decisions: np.ndarray  # (B, P) decisions taken by each seat
+    actions: list[list[int]] = field(default_factory=list)  # per game, when recorded
+
+
+def play_batch(
+    rules: Rules,
+    agents: Sequence[Agent],
+    seats: np.ndarray,
+    seeds: np.ndarray | Sequence[int],
+    *,
+    record: bool = False,
+    setup: bool = True,
+    on_step: Callable[[int], None] | None = None,
+) -> BatchResult:
+    """Play one episode in each of ``len(seeds)`` games.
+
+    ``seats[b, q]`` is the index in ``agents`` of the agent in seat ``q`` of game
+    ``b``; game ``b`` is dealt from ``seeds[b]``. Each agent receives only the
+    observations of its own seats (:func:`kanaszta_env.encoding.encode`) and
+    their legal masks; its ``slots`` are ``b * P + q``. With ``record`` the
+    action ids of every game are kept (see :mod:`agents.records`).
+    ``on_step(n_finished)`` is called after every step (progress bars).
+    """
+    seeds = np.asarray(seeds, dtype=np.uint64)
+    B, P = len(seeds), rules.num_players
+    seats = np.asarray(seats, dtype=np.int64)
+    if seats.shape != (B, P):
+        raise ValueError(f"seats must have shape ({B}, {P}), got {seats.shape}")
+    if seats.min() < 0 or seats.max() >= len(agents):
+        raise ValueError("seats refer to agents that were not given")
+    games = GameBatch(rules, B)
+    games.reset(seed=seeds)
+    for agent in agents:
+        if setup:
+            agent.setup(rules)
+        agent.reset(B * P)
+    obs = np.empty((B, observation_size(rules)), dtype=np.float32)
+    actions = np.zeros(B, dtype=np.int64)
+    decisions = np.zeros((B, P), dtype=np.int64)
+    history: list[list[int]] = [[] for _ in range(B)] if record else []
+    rows_all = np.arange(B)
+    while True:
+        active = ~games.done
+        if not active.any():
+            break
+        mask = games.legal_mask()
+        movers = games.to_move.astype(np.int64)
+        encode(games.state, rules, movers, out=obs)
+        owner = seats[rows_all, movers]
+        actions[:] = 0
+        for i, agent in enumerate(agents):
+            rows = np.flatnonzero(active & (owner == i))
+            if rows.size == 0:
+                continue
+            m = mask[rows]
+            chosen = agent.act(obs[rows], m, rows * P + movers[rows])
+            actions[rows] = check_actions(chosen, m, agent.name)
+        decisions[rows_all[active], movers[active]] += 1
+        if record:
+            for b in np.flatnonzero(active):
+                history[b].append(int(actions[b]))
+        games.step(actions)
+        if on_step is not None:
+            on_step(int(games.done.sum()))
+    s = games.state
+    scores = s.totals.copy() if rules.episode == "game" else s.hand_scores.copy()
+    return BatchResult(
+        scores=scores.astype(np.int64),
+        totals=s.totals.astype(np.int64),
+        turns=s.turn.astype(np.int64),
+        end_reason=s.end_reason.astype(np.int64),
+        decisions=decisions,
+        actions=history,
+    )

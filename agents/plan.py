@@ -1,0 +1,525 @@
+"""Meld planning for the rule-based bots (compiled).
+
+A turn's melding is a sequence of one-card actions, so a bot first decides the
+*whole* meld — the final number of naturals and wilds in each of its groups and
+the separate heart aces to lay — and then emits it one action per step,
+checking the legal mask each time (:func:`next_meld_action`). The planner is a
+pure function of what the observation shows (hand, own groups, wilds locked
+this turn, what was laid since the checkpoint) and treats cards already laid
+this turn as committed; recomputed after each step it continues the same plan,
+so the bots need no memory between steps.
+
+Emission order follows the action model of ``docs/design.md``: naturals first
+(a wild only joins a group that holds a natural), then wilds displaced from
+groups that grow (a black canasta turning red or gold, R13.3), then wilds from
+the hand, then separate heart aces (R10.6).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from kanaszta_env import actions as A
+from kanaszta_env.cards import GROUP_CARD_VALUE, HEART_ACE, JOKER, NATURAL_RANKS, NUM_TYPES, WILD_GROUP
+
+NG = 11  # natural groups
+G = 12
+NAT_TYPE = np.array([[r * 4 + s for s in range(4)] for r in NATURAL_RANKS], dtype=np.int64)
+WILD_TYPE = np.array([4, 5, 6, 7, JOKER], dtype=np.int64)
+_GROUP_VALUE = GROUP_CARD_VALUE.astype(np.int64)
+
+# planner options (an int64 vector)
+P_NEW_GROUPS = 0  # lay new natural groups of 3+ naturals (1) or not (0)
+P_PAIRS = 1  # groups of a pair and a wild: 0 never, 1 when the opening needs them, 2 always
+P_SPARE_WILDS = 2  # put wilds that complete nothing into groups and a wilds-only group (1)
+P_WANT_OUT = 3  # go out when the plan allows it (1)
+P_FORCE_GROUP = 4  # group that must be formed or extended (penalised pickup, R8), or -1
+P_KEEP = 5  # naturals of a rank melded before to keep in hand for a pickup (0 = none)
+P_FORCE_NEED = 6  # hand cards the forced group still needs (R8.1: three with the top card)
+P_MIN_LEFT = 7  # cards to keep in hand while the plan has no canasta (a soft wish)
+P_SIZE = 8
+
+# plan result codes
+PLAN_OK = 0
+PLAN_INVALID = -1  # the cards laid this turn cannot end legal: withdraw
+_NO_HOME = -2
+
+
+@njit(cache=True)
+def max_wilds(n: int) -> int:
+    """Most wilds a group of ``n`` naturals may hold (R10.2)."""
+    if n <= 0 or n >= 7:
+        return 0
+    return min(n - 1, 7 - n)
+
+
+@njit(cache=True)
+def _legal(f: int, w: int) -> bool:
+    size = f + w
+    if size < 3 or size > 8:
+        return False
+    return w <= max_wilds(f) or (w == 0 and f == 8)
+
+
+@njit(cache=True)
+def hand_naturals(hand: np.ndarray, g: int, reserve: np.ndarray) -> int:
+    """Naturals of group ``g`` in the hand, not counting reserved cards."""
+    total = 0
+    for s in range(4):
+        t = NAT_TYPE[g, s]
+        total += max(hand[t] - reserve[t], 0)
+    return total
+
+
+@njit(cache=True)
+def plan_value(tn: np.ndarray, tw: np.ndarray) -> int:
+    """R12.3 value of groups with ``tn`` naturals and ``tw`` wilds."""
+    v = 0
+    for g in range(G):
+        v += (tn[g] + tw[g]) * _GROUP_VALUE[g]
+    return v
+
+
+@njit(cache=True)
+def _room(g: int, tn: np.ndarray, tw: np.ndarray, wild_fixed: bool) -> int:
+    """Wilds group ``g`` can still take in the plan."""
+    if g == WILD_GROUP:
+        return 0 if wild_fixed else 7 - tw[g]
+    if tn[g] == 0:
+        return 0
+    return max(max_wilds(tn[g]) - tw[g], 0)
+
+
+@njit(cache=True)
+def plan_melds(
+    hand: np.ndarray,
+    groups: np.ndarray,
+    locked: np.ndarray,
+    laid: np.ndarray,
+    opened: bool,
+    minimum: int,
+    heart_aces: bool,
+    reserve: np.ndarray,
+    opt: np.ndarray,
+    tn: np.ndarray,
+    tw: np.ndarray,
+) -> tuple[int, int, int]:
+    """Plan this turn's melding.
+
+    ``groups`` (12, 9) are the player's groups now, ``locked`` (12, 2) the wilds
+    put into them this turn, ``laid`` (12, 5) the encoder's changes since the
+    checkpoint, ``reserve`` (53) cards not to meld. Writes the target naturals
+    ``tn`` and wilds ``tw`` of every group. Returns ``(code, heart aces to lay,
+    cards left in hand)``; one card left means going out.
+    """
+    code, aces, left = _plan(hand, groups, locked, laid, opened, minimum, heart_aces, reserve, opt, tn, tw)
+    if code != _NO_HOME:
+        return code, aces, left
+    # displaced wilds found no home: keep the naturals of groups that would shed wilds
+    keep = reserve.copy()
+    for g in range(NG):
+        n = groups[g, 0] + groups[g, 1] + groups[g, 2] + groups[g, 3]
+        wl = groups[g, 4] + groups[g, 5] + groups[g, 6] + groups[g, 7] + groups[g, 8]
+        if n > 0 and wl > max_wilds(n + 1):
+            for s in range(4):
+                keep[NAT_TYPE[g, s]] = hand[NAT_TYPE[g, s]]
+    code, aces, left = _plan(hand, groups, locked, laid, opened, minimum, heart_aces, keep, opt, tn, tw)
+    if code == _NO_HOME:
+        return PLAN_INVALID, 0, left
+    return code, aces, left
+
+
+@njit(cache=True)
+def _plan(hand, groups, locked, laid, opened, minimum, heart_aces, reserve, opt, tn, tw):
+    tn[:] = 0
+    tw[:] = 0
+    n = np.zeros(G, dtype=np.int64)
+    w = np.zeros(G, dtype=np.int64)
+    cp_size = np.zeros(G, dtype=np.int64)
+    h = np.zeros(G, dtype=np.int64)
+    for g in range(G):
+        n[g] = groups[g, 0] + groups[g, 1] + groups[g, 2] + groups[g, 3]
+        w[g] = groups[g, 4] + groups[g, 5] + groups[g, 6] + groups[g, 7] + groups[g, 8]
+        cp_size[g] = n[g] + w[g] - laid[g, 0] - laid[g, 1] - laid[g, 2] + laid[g, 3] + laid[g, 4]
+        if g < NG:
+            h[g] = hand_naturals(hand, g, reserve)
+    hand_total = 0
+    for t in range(NUM_TYPES):
+        hand_total += hand[t]
+    hw = 0
+    for k in range(5):
+        hw += max(hand[WILD_TYPE[k]] - reserve[WILD_TYPE[k]], 0)
+    wild_fixed = cp_size[WILD_GROUP] >= 7  # a wild canasta takes nothing more (R13.2)
+    force = opt[P_FORCE_GROUP]
+    committed = False  # cards laid this turn must end in legal groups
+    for g in range(G):
+        if n[g] + w[g] != cp_size[g]:
+            committed = True
+    # --- 1. naturals ------------------------------------------------------------------
+    for g in range(NG):
+        lk = locked[g, 0] + locked[g, 1]
+        f = 0
+        if n[g] > 0:
+            f = n[g] + h[g]
+            if opt[P_KEEP] > 0 and cp_size[g] > 0 and g != force and h[g] <= opt[P_KEEP]:
+                f = n[g]  # keep them in hand for a later pickup of this rank
+        elif h[g] >= 3 and (opt[P_NEW_GROUPS] == 1 or g == force):
+            f = h[g]
+        elif g == force and h[g] == 2:
+            f = 2  # completed with a wild below
+        f = min(f, 8)
+        if lk > 0:
+            f = min(f, 7 - lk)
+        tn[g] = max(f, n[g])
+        tw[g] = w[g]
+    tw[WILD_GROUP] = w[WILD_GROUP]
+    # --- 2. wilds displaced by growing groups (a black canasta turning red or gold) -----
+    displaced = 0
+    for g in range(NG):
+        if tn[g] == 0:
+            continue
+        liftable = w[g] - locked[g, 0] - locked[g, 1]
+        while tn[g] > n[g] and tw[g] - max_wilds(tn[g]) > liftable:
+            tn[g] -= 1
+        excess = tw[g] - max_wilds(tn[g])
+        if excess > 0:
+            tw[g] -= excess
+            displaced += excess
+    # --- 3. wilds groups need to be legal, and the pickup's hand cards (R8.1) ------------
+    avail = hw
+    for g in range(NG):
+        if tn[g] == 0:
+            continue
+        need = 3 - tn[g] - tw[g]
+        hand_need = 0
+        if g == force:
+            hand_need = opt[P_FORCE_NEED] - (tn[g] - n[g])
+            need = max(need, hand_need)
+        while need > 0 and tw[g] < max_wilds(tn[g]):
+            if displaced > 0 and hand_need <= 0:
+                displaced -= 1
+            elif avail > 0:
+                avail -= 1
+                hand_need -= 1
+            else:
+                break
+            tw[g] += 1
+            need -= 1
+        if tn[g] + tw[g] < 3:
+            if n[g] + w[g] > 0:
+                return PLAN_INVALID, 0, hand_total
+            tn[g] = 0
+            tw[g] = 0
+    if 0 < tw[WILD_GROUP] < 3 and not wild_fixed:
+        while tw[WILD_GROUP] < 3 and (displaced > 0 or avail > 0):
+            if displaced > 0:
+                displaced -= 1
+            else:
+                avail -= 1
+            tw[WILD_GROUP] += 1
+        if tw[WILD_GROUP] < 3:
+            return PLAN_INVALID, 0, hand_total
+    # --- 4. homes for displaced wilds, canasta completion first -------------------------
+    displaced -= _complete_canastas(tn, tw, wild_fixed, displaced)
+    while displaced > 0:
+        best = -1
+        for g in range(NG):
+            if _room(g, tn, tw, wild_fixed) > 0 and (best < 0 or tn[g] > tn[best]):
+                best = g
+        if best < 0:
+            if not wild_fixed and 3 <= tw[WILD_GROUP] + displaced <= 7:
+                tw[WILD_GROUP] += displaced
+                break
+            return _NO_HOME, 0, hand_total
+        tw[best] += 1
+        displaced -= 1
+    # --- 5. wilds from the hand ---------------------------------------------------------
+    avail -= _complete_canastas(tn, tw, wild_fixed, avail)
+    if opt[P_PAIRS] == 2:
+        avail = _pair_groups(h, tn, tw, avail)
+    if opt[P_SPARE_WILDS] == 1:
+        avail = _spare_wilds(tn, tw, wild_fixed, avail)
+    # --- 6. the opening (R12): pairs and wilds while it falls short ---------------------
+    if not opened and plan_value(tn, tw) < minimum and opt[P_PAIRS] >= 1:
+        avail = _cheapest_opening(h, tn, tw, wild_fixed, avail, minimum)
+    # --- 7. heart aces, cards left, going out (R10.6, R14) ------------------------------
+    any_group = False
+    for g in range(G):
+        if tn[g] + tw[g] > 0:
+            any_group = True
+    aces = hand[HEART_ACE] if heart_aces and (opened or any_group) else 0
+    left = _cards_left(hand_total, n, w, tn, tw, aces)
+    canasta = _has_canasta(tn, tw)
+    want_out = canasta and opt[P_WANT_OUT] == 1
+    if left < 1 or (left == 1 and not want_out):  # R14: keep a discard, or two without going out
+        short = (1 if want_out else 2) - left
+        short = _hold_back(n, w, tn, tw, cp_size, short, True)
+        left = _cards_left(hand_total, n, w, tn, tw, aces)
+        canasta = _has_canasta(tn, tw)
+        if left == 1 and not canasta:
+            _hold_back(n, w, tn, tw, cp_size, 1, True)
+            left = _cards_left(hand_total, n, w, tn, tw, aces)
+        if left < 1 or (left == 1 and not canasta):
+            if aces > 0 and left + aces >= 2:
+                aces -= 2 - left  # keep a heart ace rather than fail
+                left = 2
+            else:
+                return PLAN_INVALID, 0, hand_total
+    min_left = opt[P_MIN_LEFT]
+    if left < min_left and not canasta:  # a soft wish: keep cards to build with until a canasta
+        _hold_back(n, w, tn, tw, cp_size, min_left - left, False)
+        left = _cards_left(hand_total, n, w, tn, tw, aces)
+        canasta = _has_canasta(tn, tw)
+    if not opened:
+        going_out = left == 1 and canasta  # R12.4: the minimum is then met
+        if plan_value(tn, tw) < minimum and not going_out:
+            if committed:
+                return PLAN_INVALID, 0, hand_total
+            tn[:] = n
+            tw[:] = w
+            return PLAN_OK, 0, hand_total
+    return PLAN_OK, aces, left
+
+
+@njit(cache=True)
+def _complete_canastas(tn: np.ndarray, tw: np.ndarray, wild_fixed: bool, avail: int) -> int:
+    """Spend wilds where they make a canasta (fewest needed first); returns wilds spent."""
+    spent = 0
+    while avail - spent > 0:
+        best = -1
+        best_need = 99
+        for g in range(NG):
+            size = tn[g] + tw[g]
+            if tn[g] < 4 or size >= 7:
+                continue
+            need = 7 - size
+            if need <= _room(g, tn, tw, wild_fixed) and need <= avail - spent and need < best_need:
+                best = g
+                best_need = need
+        if best < 0:
+            break
+        tw[best] += best_need
+        spent += best_need
+    return spent
+
+
+@njit(cache=True)
+def _cheapest_opening(h, tn, tw, wild_fixed: bool, avail: int, minimum: int) -> int:
+    """Reach the opening minimum (R12.3) with as few hand wilds as possible:
+    some in a wilds-only group (20 each, at least three), the others one by
+    one where they add most (a pair made a group, or a wild in a group of a
+    valuable rank). Leaves the plan unchanged if the minimum is out of reach.
+    Returns the wilds still available."""
+    best_used = -1
+    best_value = -1
+    best_x = 0
+    x_max = 0 if wild_fixed else min(7 - tw[WILD_GROUP], avail)
+    ctn = tn.copy()
+    ctw = tw.copy()
+    for x in range(x_max + 1):
+        if tw[WILD_GROUP] == 0 and 0 < x < 3:
+            continue
+        ctn[:] = tn
+        ctw[:] = tw
+        ctw[WILD_GROUP] += x
+        used = x + _add_wilds_for_value(h, ctn, ctw, avail - x, minimum)
+        value = plan_value(ctn, ctw)
+        if value < minimum:
+            continue
+        if best_used < 0 or used < best_used or (used == best_used and value > best_value):
+            best_used = used
+            best_value = value
+            best_x = x
+    if best_used < 0:
+        return avail
+    tw[WILD_GROUP] += best_x
+    _add_wilds_for_value(h, tn, tw, avail - best_x, minimum)
+    return avail - best_used
+
+
+@njit(cache=True)
+def _add_wilds_for_value(h, tn, tw, avail: int, minimum: int) -> int:
+    """Add wilds one at a time where they raise the R12.3 value most, until
+    the value reaches ``minimum``; returns the wilds used."""
+    used = 0
+    while used < avail and plan_value(tn, tw) < minimum:
+        best = -1
+        best_gain = 0
+        for g in range(NG):
+            if tn[g] == 0 and h[g] == 2:
+                gain = 3 * _GROUP_VALUE[g]
+            elif tn[g] > 0 and tw[g] < max_wilds(tn[g]):
+                gain = _GROUP_VALUE[g]
+            else:
+                continue
+            if gain > best_gain:
+                best = g
+                best_gain = gain
+        if best < 0:
+            break
+        if tn[best] == 0:
+            tn[best] = 2
+        tw[best] += 1
+        used += 1
+    return used
+
+
+@njit(cache=True)
+def _pair_groups(h: np.ndarray, tn: np.ndarray, tw: np.ndarray, avail: int) -> int:
+    """New groups of a pair and a wild, the most valuable ranks first."""
+    while avail > 0:
+        best = -1
+        for g in range(NG):
+            if tn[g] == 0 and h[g] == 2 and (best < 0 or _GROUP_VALUE[g] > _GROUP_VALUE[best]):
+                best = g
+        if best < 0:
+            break
+        tn[best] = 2
+        tw[best] += 1
+        avail -= 1
+    return avail
+
+
+@njit(cache=True)
+def _spare_wilds(tn: np.ndarray, tw: np.ndarray, wild_fixed: bool, avail: int) -> int:
+    """Leftover wilds into groups with room (the biggest first), then a wilds-only group."""
+    while avail > 0:
+        best = -1
+        for g in range(NG):
+            if _room(g, tn, tw, wild_fixed) > 0 and (best < 0 or tn[g] > tn[best]):
+                best = g
+        if best < 0:
+            break
+        tw[best] += 1
+        avail -= 1
+    if avail > 0 and not wild_fixed and (tw[WILD_GROUP] > 0 or avail >= 3):
+        x = min(7 - tw[WILD_GROUP], avail)
+        tw[WILD_GROUP] += x
+        avail -= x
+    return avail
+
+
+@njit(cache=True)
+def _has_canasta(tn: np.ndarray, tw: np.ndarray) -> bool:
+    for g in range(G):
+        if tn[g] + tw[g] >= 7:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _cards_left(hand_total, n, w, tn, tw, aces) -> int:
+    """Hand cards after the plan; wilds moved between groups do not leave the hand."""
+    melded = aces
+    for g in range(G):
+        melded += tn[g] - n[g] + tw[g] - w[g]
+    return hand_total - melded
+
+
+@njit(cache=True)
+def _hold_back(n, w, tn, tw, cp_size, k: int, may_break: bool) -> int:
+    """Meld up to ``k`` fewer hand cards, keeping every group legal; canastas of
+    the plan are given up only if ``may_break``, as the last resort. Returns
+    how many could not be held back."""
+    for keep_canastas in (True, False):
+        if not keep_canastas and not may_break:
+            break
+        while k > 0:
+            done = False
+            wg = tw[WILD_GROUP]
+            shrinkable = wg - 1 >= 3 or (wg == 1 and w[WILD_GROUP] == 0)
+            if wg > w[WILD_GROUP] and shrinkable and not (keep_canastas and wg == 7):
+                tw[WILD_GROUP] -= 1
+                done = True
+            if not done:  # a natural from the biggest growing group
+                best = -1
+                for g in range(NG):
+                    f = tn[g]
+                    if f <= n[g] or not _legal(f - 1, tw[g]):
+                        continue
+                    if (keep_canastas or cp_size[g] >= 7) and f + tw[g] == 7:
+                        continue
+                    if best < 0 or f > tn[best]:
+                        best = g
+                if best >= 0:
+                    tn[best] -= 1
+                    done = True
+            if not done:  # a hand wild
+                for g in range(NG):
+                    if tw[g] > w[g] and _legal(tn[g], tw[g] - 1):
+                        if (keep_canastas or cp_size[g] >= 7) and tn[g] + tw[g] == 7:
+                            continue
+                        tw[g] -= 1
+                        done = True
+                        break
+            if not done:  # a whole group started this turn
+                for g in range(NG):
+                    if n[g] == 0 and tn[g] > 0 and not (keep_canastas and tn[g] + tw[g] >= 7):
+                        k -= tn[g] + tw[g] - 1
+                        tn[g] = 0
+                        tw[g] = 0
+                        done = True
+                        break
+            if not done:
+                break
+            k -= 1
+        if k <= 0:
+            return 0
+    return k
+
+
+@njit(cache=True)
+def next_meld_action(
+    mask: np.ndarray,
+    hand: np.ndarray,
+    groups: np.ndarray,
+    locked: np.ndarray,
+    lifted: int,
+    lifted_from: int,
+    tn: np.ndarray,
+    tw: np.ndarray,
+    aces: int,
+    reserve: np.ndarray,
+) -> int:
+    """The next legal action towards the plan ``tn``/``tw``/``aces``, or -1 when
+    the plan is complete (or nothing of it is legal)."""
+    w = np.zeros(G, dtype=np.int64)
+    for g in range(G):
+        w[g] = groups[g, 4] + groups[g, 5] + groups[g, 6] + groups[g, 7] + groups[g, 8]
+    if lifted >= 0:  # R13.2: a lifted wild goes into another group at once
+        for g in range(G):
+            if g != lifted_from and tw[g] > w[g] and mask[A.PLACE0 + g]:
+                return A.PLACE0 + g
+        for g in range(G):
+            if mask[A.PLACE0 + g]:
+                return A.PLACE0 + g
+        return A.WITHDRAW if mask[A.WITHDRAW] else -1
+    for g in range(NG):
+        n = groups[g, 0] + groups[g, 1] + groups[g, 2] + groups[g, 3]
+        if tn[g] > n:
+            for s in range(4):
+                t = NAT_TYPE[g, s]
+                if hand[t] > reserve[t] and mask[A.MELD0 + 4 * g + s]:
+                    return A.MELD0 + 4 * g + s
+    receivers = False
+    for g in range(G):
+        if tw[g] > w[g]:
+            receivers = True
+    if receivers:
+        for g in range(G):
+            if w[g] > tw[g]:
+                small = groups[g, 4] + groups[g, 5] + groups[g, 6] + groups[g, 7]
+                if small > locked[g, 0] and mask[A.LIFT0 + g]:
+                    return A.LIFT0 + g
+                if groups[g, 8] > locked[g, 1] and mask[A.LIFT0 + 12 + g]:
+                    return A.LIFT0 + 12 + g
+        for g in range(G):
+            if tw[g] > w[g]:
+                for k in range(5):
+                    t = WILD_TYPE[k]
+                    if hand[t] > reserve[t] and mask[A.WILD0 + 12 * k + g]:
+                        return A.WILD0 + 12 * k + g
+    if aces > 0 and mask[A.HEART_ACE]:
+        return A.HEART_ACE
+    return -1

@@ -1,0 +1,87 @@
+"""Agents by name: ``"greedy"``, ``"search:samples=24,horizon=8"``, or a path to
+a trained policy checkpoint."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kanaszta_env import Rules
+
+from .base import Agent, PolicyAgent
+from .greedy import GreedyBot
+from .heuristic import DEFAULT_PARAMS, HeuristicBot
+from .random_bot import RandomBot
+from .search import SearchBot
+
+BOT_NAMES = ("random", "greedy", "heuristic", "search")
+_SEARCH_OPTIONS = {"samples": int, "horizon": int, "max_discards": int, "hand_weight": float, "prior": float,
+                   "modes": int, "seed": int}  # fmt: skip
+
+
+def _options(text: str, spec: str) -> dict[str, str]:
+    out = {}
+    for part in filter(None, text.split(",")):
+        key, sep, value = part.partition("=")
+        if not sep:
+            raise ValueError(f"bad option {part!r} in agent {spec!r}: expected key=value")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def make_agent(spec: str, rules: Rules | None = None, seed: int = 0) -> Agent:
+    """An agent from its description.
+
+    * ``random``, ``greedy``, ``heuristic``, ``search`` — the bots, optionally with
+      options after a colon: ``heuristic:min_left=8``, ``search:samples=24,horizon=8``
+      (``HeuristicBot`` weights, ``SearchBot`` arguments);
+    * a path to a ``.zip`` checkpoint of a maskable PPO policy
+      (``sb3_contrib.MaskablePPO``), played greedily.
+
+    The agent's ``name`` is ``spec``.
+    """
+    rules = rules or Rules()
+    head, _, rest = spec.partition(":")
+    opts = _options(rest, spec)
+    if head in BOT_NAMES:
+        agent: Agent
+        if head == "random":
+            agent = RandomBot(seed=int(opts.pop("seed", seed)))
+        elif head == "greedy":
+            agent = GreedyBot(rules)
+        elif head == "heuristic":
+            unknown = sorted(set(opts) - set(DEFAULT_PARAMS))
+            if unknown:
+                raise ValueError(f"unknown heuristic option(s) {unknown}; known: {sorted(DEFAULT_PARAMS)}")
+            agent = HeuristicBot(rules, params={k: float(v) for k, v in opts.items()})
+            opts = {}
+        else:
+            unknown = sorted(set(opts) - set(_SEARCH_OPTIONS))
+            if unknown:
+                raise ValueError(f"unknown search option(s) {unknown}; known: {sorted(_SEARCH_OPTIONS)}")
+            kwargs = {k: _SEARCH_OPTIONS[k](v) for k, v in opts.items()}
+            kwargs.setdefault("seed", seed)
+            agent = SearchBot(rules, **kwargs)  # type: ignore[arg-type]
+            opts = {}
+        if opts:
+            raise ValueError(f"agent {head!r} takes no options, got {sorted(opts)}")
+        agent.name = spec
+        return agent
+    path = Path(spec)
+    if path.suffix == ".zip" and path.exists():
+        return load_checkpoint(path)
+    raise ValueError(f"unknown agent {spec!r}: use one of {list(BOT_NAMES)} or a path to a .zip checkpoint")
+
+
+def load_checkpoint(path: str | Path) -> Agent:
+    """A maskable PPO checkpoint (``sb3_contrib``) as a greedy batched agent."""
+    try:
+        from sb3_contrib import MaskablePPO
+    except ImportError as err:  # pragma: no cover - optional dependency
+        raise ValueError(f"loading {path} needs sb3-contrib (pip install sb3-contrib)") from err
+    model = MaskablePPO.load(str(path), device="cpu")
+
+    def policy(obs, mask):
+        actions, _ = model.predict(obs, action_masks=mask, deterministic=True)
+        return actions
+
+    return PolicyAgent(policy, name=str(path))

@@ -1,0 +1,337 @@
+"""``SearchBot``: determinised Monte-Carlo search on the compiled core.
+
+At the decisions that matter most — whether to draw or take the discard pile
+(R7, R8), and which card to discard — the bot compares its candidates by
+simulation:
+
+1. sample ``samples`` full games consistent with its observation
+   (:mod:`agents.determinise`: hidden cards dealt at random, public cards
+   exactly where they are);
+2. in each sample, apply each candidate and play on with ``HeuristicBot`` for
+   every seat (each simulated player decides from its own encoded
+   observation) for ``horizon`` more turns, or to the end of the hand;
+3. score the result for itself: the hand score difference if the hand ended,
+   otherwise the table-score difference with the cards in hand counted at a
+   fraction ``hand_weight`` of their penalty;
+4. choose the candidate with the best mean (common random numbers: every
+   candidate sees the same samples).
+
+Melding, the cut and the pickup's obligatory meld are played by the
+heuristic. Every simulation runs in compiled code on the rules core
+(``apply_action``, ``legal_row``, ``encode_row``); decisions are a pure
+function of the observation and the bot's seed, so re-dealing cards it cannot
+see never changes them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from kanaszta_env import Rules
+from kanaszta_env import actions as A
+from kanaszta_env.cards import NUM_TYPES
+from kanaszta_env.core.game import apply_action
+from kanaszta_env.core.legal import legal_row
+from kanaszta_env.core.melds import group_card_value
+from kanaszta_env.core.observe import encode_row
+from kanaszta_env.core.score import HAND_PENALTY, hand_base
+from kanaszta_env.core.state import new_state
+
+from .common import PHASE_DISCARD, PHASE_DRAW, PHASE_MELD, PHASE_OVER, CompiledBot
+from .determinise import determinise
+from .heuristic import H_MODE, discard_costs, heuristic_row, meld_plan, params_vector
+from .plan import PLAN_OK
+from .view import I_CHANGED, I_LIFTED, I_PHASE, O_PROGRESS, decode
+
+MODE0 = -10  # candidate code of melding mode m (heuristic.meld_plan): MODE0 - m
+
+_PENALTY = HAND_PENALTY.astype(np.int64)
+
+
+@njit(cache=True)
+def evaluate(s, b: int, start_hand: int, hand_weight: float) -> float:
+    """Seat 0's value of game ``b``: the hand-score difference to the others'
+    mean if the hand started at ``start_hand`` is over, else the table-score
+    difference with hand cards at ``hand_weight`` of their penalty."""
+    P = s.hand.shape[1]
+    vals = np.zeros(P, dtype=np.float64)
+    if s.hand_number[b] > start_hand:
+        for q in range(P):
+            vals[q] = s.hand_scores[b, q]
+    else:
+        for q in range(P):
+            red = s.red_threes[b, q, 0] + s.red_threes[b, q, 1]
+            x = hand_base(s.groups[b, q], red, s.twins[b, q], s.sep_heart_aces[b, q], False, False, False)
+            for g in range(12):
+                x += group_card_value(g, s.groups[b, q, g])
+            pen = 0
+            for t in range(NUM_TYPES):
+                pen += s.hand[b, q, t] * _PENALTY[t]
+            vals[q] = x - hand_weight * pen
+    others = 0.0
+    for q in range(1, P):
+        others += vals[q]
+    return vals[0] - others / (P - 1)
+
+
+@njit(cache=True)
+def rollout(s, cfg, b, lay, prm, v, opt, reserve, tn, tw, obs, row, rewards, end_turn: int, one_turn: bool):
+    """Play game ``b`` with the heuristic (weights ``prm``) for every seat until
+    the hand ends, turn ``end_turn`` begins, or (``one_turn``) the current turn ends."""
+    start_hand = s.hand_number[b]
+    start_turn = s.turn[b]
+    for _ in range(5000):  # a safety bound; turns are finite by the action model
+        if s.phase[b] == PHASE_OVER or s.hand_number[b] > start_hand:
+            return
+        if one_turn and s.turn[b] != start_turn:
+            return
+        if s.turn[b] >= end_turn and s.phase[b] == PHASE_DRAW:
+            return
+        legal_row(s, cfg, b, row)
+        encode_row(s, cfg, b, s.to_move[b], obs)
+        a = heuristic_row(obs, row, lay, v, opt, reserve, tn, tw, prm)
+        if a < 0 or not row[a]:
+            for x in range(row.shape[0]):
+                if row[x]:
+                    a = x
+                    break
+        apply_action(s, cfg, b, a, rewards)
+
+
+@njit(cache=True)
+def _mode_candidates(v, prm, opt, reserve, tn, tw, out) -> int:
+    """Melding modes with distinct plans, the heuristic's own first, as
+    candidate codes ``MODE0 - mode``; returns how many."""
+    plans = np.zeros((4, 25), dtype=np.int64)
+    _code, aces, _left, goes_out = meld_plan(v, prm, 0, opt, reserve, tn, tw)
+    plans[0, :12] = tn
+    plans[0, 12:24] = tw
+    plans[0, 24] = aces
+    own = 3 if goes_out else 1
+    out[0] = MODE0 - own
+    k = 1
+    for mode in (1, 2, 3):
+        if mode == own:
+            continue
+        code, aces, _left, goes_out = meld_plan(v, prm, mode, opt, reserve, tn, tw)
+        if code != PLAN_OK or (mode == 3 and not goes_out):
+            continue
+        plans[k, :12] = tn
+        plans[k, 12:24] = tw
+        plans[k, 24] = aces
+        same = False
+        for j in range(k):
+            if np.array_equal(plans[j], plans[k]):
+                same = True
+        if not same:
+            out[k] = MODE0 - mode
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def _discard_candidates(mask, v, prm, first: int, max_discards: int, out) -> int:
+    """``first`` and the next cheapest discards of the heuristic."""
+    costs = np.empty(NUM_TYPES, dtype=np.float64)
+    discard_costs(mask, v, prm, costs)
+    out[0] = first
+    costs[first - A.DISCARD0] = np.inf
+    k = 1
+    while k < max_discards:
+        best = -1
+        for t in range(NUM_TYPES):
+            if costs[t] < np.inf and (best < 0 or costs[t] < costs[best]):
+                best = t
+        if best < 0:
+            break
+        out[k] = A.DISCARD0 + best
+        costs[best] = np.inf
+        k += 1
+    return k
+
+
+@njit(cache=True)
+def _compare(
+    obs, lay, cfg, prm, spec, seed, s, v, opt, reserve, tn, tw, buf, row, rewards, cand, k, values
+) -> int:
+    """Mean simulated value of each of the ``k`` candidates; index of the best
+    (the first candidate gets the prior bonus)."""
+    samples, horizon = spec[0], spec[1]
+    hand_weight = spec[3] / 1000.0
+    prior = float(spec[4])
+    pm = prm.copy()
+    best = 0
+    best_value = -1e18
+    for c in range(k):
+        total = 0.0
+        for j in range(samples):
+            determinise(obs, lay, v, s, 0, seed + np.uint64(j) * np.uint64(0x9E3779B97F4A7C15))
+            start_hand = s.hand_number[0]
+            end_turn = s.turn[0] + horizon + 1
+            if cand[c] >= 0:
+                apply_action(s, cfg, 0, cand[c], rewards)
+            else:  # a melding mode for the rest of this turn
+                pm[H_MODE] = MODE0 - cand[c]
+                rollout(s, cfg, 0, lay, pm, v, opt, reserve, tn, tw, buf, row, rewards, end_turn, True)
+            rollout(s, cfg, 0, lay, prm, v, opt, reserve, tn, tw, buf, row, rewards, end_turn, False)
+            total += evaluate(s, 0, start_hand, hand_weight)
+        value = total / samples + (prior if c == 0 else 0.0)
+        values[c] = value
+        if value > best_value:
+            best_value = value
+            best = c
+    return best
+
+
+@njit(cache=True)
+def search_batch(
+    obs, mask, lay, cfg, prm, spec, seeds, modes_in, s, v, opt, reserve, tn, tw, buf, row, rewards, cand,
+    values, out, modes_out,
+):  # fmt: skip
+    """Choose an action for every row. ``spec`` = (samples, horizon, max
+    discards, hand weight × 1000, prior bonus, search melding modes);
+    ``modes_in`` holds a melding mode already chosen this turn (-1 if none),
+    ``modes_out`` receives a mode chosen now (-1 if none). ``values`` (N, K)
+    receives the candidates' mean values of the last search of each row."""
+    max_discards = spec[2]
+    pm = prm.copy()
+    values[:] = np.nan
+    for i in range(obs.shape[0]):
+        modes_out[i] = -1
+        mode = modes_in[i]
+        pm[H_MODE] = max(mode, 0)
+        a = heuristic_row(obs[i], mask[i], lay, v, opt, reserve, tn, tw, pm)
+        out[i] = a
+        phase = v.info[I_PHASE]
+        if phase == PHASE_DRAW:
+            cand[0] = a
+            k = 1
+            for x in (A.DRAW, A.TAKE_FREE, A.TAKE_PILE):
+                if mask[i, x] and x != a:
+                    cand[k] = x
+                    k += 1
+            if k > 1:
+                best = _compare(obs[i], lay, cfg, prm, spec, seeds[i], s, v, opt, reserve, tn, tw, buf, row,
+                                rewards, cand, k, values[i])  # fmt: skip
+                out[i] = cand[best]
+            continue
+        if (
+            phase == PHASE_MELD
+            and mode < 0
+            and spec[5] == 1
+            and v.info[I_CHANGED] == 0
+            and v.info[I_LIFTED] < 0
+        ):
+            k = _mode_candidates(v, prm, opt, reserve, tn, tw, cand)
+            if k > 1:
+                best = _compare(obs[i], lay, cfg, prm, spec, seeds[i], s, v, opt, reserve, tn, tw, buf, row,
+                                rewards, cand, k, values[i])  # fmt: skip
+                mode = MODE0 - cand[best]
+                modes_out[i] = mode
+                pm[H_MODE] = mode
+                a = heuristic_row(obs[i], mask[i], lay, v, opt, reserve, tn, tw, pm)
+                out[i] = a
+        if phase in (PHASE_MELD, PHASE_DISCARD) and a >= A.DISCARD0 and max_discards > 1:
+            decode(obs[i], lay, v)
+            k = _discard_candidates(mask[i], v, pm, a, max_discards, cand)
+            if k > 1:
+                best = _compare(obs[i], lay, cfg, prm, spec, seeds[i], s, v, opt, reserve, tn, tw, buf, row,
+                                rewards, cand, k, values[i])  # fmt: skip
+                out[i] = cand[best]
+
+
+class SearchBot(CompiledBot):
+    """Determinised Monte-Carlo search with heuristic rollouts (see the module docstring).
+
+    Args:
+        rules: the rules of the games to play.
+        samples: determinisations per candidate.
+        horizon: turns simulated after the current one before the evaluation.
+        max_discards: discards compared (the heuristic's best ones); 1 = none.
+        hand_weight: fraction of a hand card's penalty counted at the horizon.
+        prior: bonus of the heuristic's own choice (damps sampling noise).
+        modes: also choose the melding mode of a turn by search (go out, keep
+            cards back, or meld freely).
+        seed: the bot's seed; with the observation it fixes every decision.
+        params: ``HeuristicBot`` parameters of the rollout policy.
+    """
+
+    name = "search"
+
+    def __init__(
+        self,
+        rules: Rules | None = None,
+        samples: int = 12,
+        horizon: int = 100,
+        max_discards: int = 4,
+        hand_weight: float = 0.5,
+        prior: float = 10.0,
+        modes: bool = True,
+        seed: int = 0,
+        params: dict[str, float] | None = None,
+    ) -> None:
+        if samples < 1 or horizon < 0 or max_discards < 1:
+            raise ValueError("samples and max_discards must be positive, horizon non-negative")
+        self.spec = np.array(
+            [samples, horizon, max_discards, round(hand_weight * 1000), round(prior), int(modes)],
+            dtype=np.int64,
+        )
+        self.seed = seed
+        self.params = params_vector(params)
+        self._modes: dict[int, tuple[int, int]] = {}
+        super().__init__(rules)
+
+    def setup(self, rules: Rules) -> None:
+        super().setup(rules)
+        self.cfg = rules.to_config()
+        self.sim = new_state(1, rules.num_players)
+        self._buf = np.zeros(self.obs_size, dtype=np.float32)
+        self._row = np.zeros(A.NUM_ACTIONS, dtype=np.bool_)
+        self._rewards = np.zeros((1, rules.num_players), dtype=np.float64)
+        gen = np.random.default_rng(0x5EED)
+        self._weights = gen.integers(1, 2**62, size=self.obs_size, dtype=np.uint64) | np.uint64(1)
+        self._progress = slice(int(self.layout[O_PROGRESS]), int(self.layout[O_PROGRESS]) + 2)
+        self.last_values: np.ndarray | None = None
+
+    def reset(self, n: int) -> None:
+        self._modes = {}
+
+    def _seeds(self, obs: np.ndarray) -> np.ndarray:
+        """One seed per row from the observation and the bot's seed."""
+        bits = obs.view(np.uint32).astype(np.uint64)
+        with np.errstate(over="ignore"):
+            h = (bits * self._weights).sum(axis=1, dtype=np.uint64)
+            return h ^ (np.uint64(self.seed) * np.uint64(0xD1B54A32D192ED03))
+
+    def _turn_ids(self, obs: np.ndarray) -> np.ndarray:
+        """An id of the hand and turn of each row (the melding mode lasts one turn)."""
+        return np.round(obs[:, self._progress].astype(np.float64) * [1e6, 1e9]).sum(axis=1).astype(np.int64)
+
+    def act(self, obs: np.ndarray, mask: np.ndarray, slots: np.ndarray | None = None) -> np.ndarray:
+        """Actions for a batch; ``slots`` (one per row) let the bot keep a melding
+        mode chosen by search for the rest of that turn."""
+        obs, mask = self._check(obs, mask)
+        n = obs.shape[0]
+        out = np.empty(n, dtype=np.int64)
+        modes_in = np.full(n, -1, dtype=np.int64)
+        modes_out = np.empty(n, dtype=np.int64)
+        turn_ids = self._turn_ids(obs)
+        if slots is not None:
+            for i, slot in enumerate(np.asarray(slots).tolist()):
+                kept = self._modes.get(slot)
+                if kept is not None and kept[0] == turn_ids[i]:
+                    modes_in[i] = kept[1]
+        cand = np.empty(max(int(self.spec[2]), 4), dtype=np.int64)
+        values = np.empty((n, cand.shape[0]), dtype=np.float64)
+        w = self.work
+        search_batch(
+            obs, mask, self.layout, self.cfg, self.params, self.spec, self._seeds(obs), modes_in, self.sim,
+            w.view, w.opt, w.reserve, w.tn, w.tw, self._buf, self._row, self._rewards, cand, values, out,
+            modes_out,
+        )  # fmt: skip
+        if slots is not None:
+            for i in np.flatnonzero(modes_out >= 0):
+                self._modes[int(slots[i])] = (int(turn_ids[i]), int(modes_out[i]))
+        self.last_values = values
+        return out

@@ -1,0 +1,326 @@
+"""Round-robin tournaments with duplicate deals, confidence intervals and Elo.
+
+Every pair of agents plays ``deals`` deals twice, with the seats swapped and
+the same seed (duplicate play: both agents get the same cards, which removes
+most of the luck of the deal). For each pair the harness reports
+
+* the mean hand-score difference (first agent minus second) per deal — the
+  mean of the two hands of a deal — with a 95% normal confidence interval
+  over deals;
+* the first agent's win rate over hands (a draw counts half), with a 95%
+  interval computed the same way from the per-deal win shares;
+* Elo ratings fitted by maximum likelihood to every hand result of the
+  tournament (Bradley–Terry on the Elo scale, mean rating 1500), with
+  bootstrap intervals over deals.
+
+Results go to JSON and CSV files and a plot; a tqdm bar shows progress.
+Two-player rules only (the duplicate swap is a two-seat notion).
+"""
+
+from __future__ import annotations
+
+import csv
+import itertools
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from kanaszta_env import Rules
+
+from .base import Agent, play_batch
+from .records import GameRecord, make_record, rules_to_dict
+
+Z95 = 1.959963984540054
+ELO_SCALE = 400.0 / math.log(10.0)
+
+
+def mean_ci(x: Sequence[float] | np.ndarray, z: float = Z95) -> tuple[float, float, float]:
+    """Mean of ``x`` and its normal confidence interval ``mean ± z·s/√n``."""
+    x = np.asarray(x, dtype=np.float64)
+    if x.size == 0:
+        raise ValueError("mean_ci needs at least one value")
+    m = float(x.mean())
+    if x.size == 1:
+        return m, m, m
+    half = z * float(x.std(ddof=1)) / math.sqrt(x.size)
+    return m, m - half, m + half
+
+
+def hand_outcome(score_a: np.ndarray, score_b: np.ndarray) -> np.ndarray:
+    """1 where A scored more, 0.5 on a tie, 0 where B scored more."""
+    return np.where(score_a > score_b, 1.0, np.where(score_a == score_b, 0.5, 0.0))
+
+
+def fit_elo(
+    n: int, results: Sequence[tuple[int, int, float, float]], prior_draws: float = 0.5, iters: int = 100
+) -> np.ndarray:
+    """Elo ratings (mean 1500) fitted by maximum likelihood.
+
+    ``results`` holds ``(i, j, score_i, games)``: player ``i`` scored
+    ``score_i`` points (wins + draws/2) in ``games`` games against ``j``, with
+    ``P(i beats j) = 1 / (1 + 10 ** ((R_j - R_i) / 400))``. ``prior_draws``
+    virtual draws per pair keep ratings finite when one side wins everything.
+    """
+    pairs: dict[tuple[int, int], list[float]] = {}
+    for i, j, s, g in results:
+        if i == j:
+            raise ValueError("a player cannot play himself")
+        key, sign = ((i, j), 1.0) if i < j else ((j, i), -1.0)
+        acc = pairs.setdefault(key, [prior_draws / 2.0, prior_draws])
+        acc[0] += s if sign > 0 else g - s
+        acc[1] += g
+    r = np.zeros(n)  # natural-log units, converted to Elo at the end
+    for _ in range(iters):
+        grad = np.zeros(n)
+        hess = np.zeros((n, n))
+        for (i, j), (s, g) in pairs.items():
+            p = 1.0 / (1.0 + math.exp(r[j] - r[i]))
+            grad[i] += s - g * p
+            grad[j] -= s - g * p
+            w = g * p * (1.0 - p)
+            hess[i, i] -= w
+            hess[j, j] -= w
+            hess[i, j] += w
+            hess[j, i] += w
+        # Newton step in the subspace of zero-sum ratings (the likelihood ignores a shift)
+        step = np.linalg.lstsq(hess - 1.0 / n, -grad, rcond=None)[0]
+        r += step - step.mean()
+        if np.abs(step).max() < 1e-10:
+            break
+    return 1500.0 + ELO_SCALE * (r - r.mean())
+
+
+@dataclass
+class PairResult:
+    """Duplicate results of agent ``a`` against agent ``b``."""
+
+    a: str
+    b: str
+    deals: int
+    diff: np.ndarray = field(repr=False)  # (deals,) mean over the two hands of a's score minus b's
+    wins: np.ndarray = field(repr=False)  # (deals,) a's share of the two hands won (draws half)
+    score_a: np.ndarray = field(repr=False)  # (deals, 2) a's scores (a in seat 0, a in seat 1)
+    score_b: np.ndarray = field(repr=False)
+
+    def summary(self) -> dict[str, Any]:
+        m, lo, hi = mean_ci(self.diff)
+        w, wlo, whi = mean_ci(self.wins)
+        return {
+            "a": self.a,
+            "b": self.b,
+            "deals": self.deals,
+            "hands": 2 * self.deals,
+            "mean_diff": m,
+            "diff_ci95": [lo, hi],
+            "win_rate": w,
+            "win_ci95": [max(wlo, 0.0), min(whi, 1.0)],
+            "mean_score_a": float(self.score_a.mean()),
+            "mean_score_b": float(self.score_b.mean()),
+        }
+
+
+def play_pair(
+    rules: Rules,
+    a: Agent,
+    b: Agent,
+    deals: int,
+    seed: int = 0,
+    batch: int = 256,
+    names: tuple[str, str] | None = None,
+    progress: Any = None,
+    records: list[GameRecord] | None = None,
+) -> PairResult:
+    """Play ``deals`` duplicate deals of ``a`` against ``b`` (deal ``d`` uses
+    seed ``seed + d`` in both seatings). ``progress`` is a tqdm bar advanced by
+    finished games; finished games are appended to ``records`` if given."""
+    if rules.num_players != 2:
+        raise ValueError("duplicate tournaments need two-player rules")
+    name_a, name_b = names or (a.name, b.name)
+    diff = np.zeros(deals)
+    wins = np.zeros(deals)
+    score_a = np.zeros((deals, 2))
+    score_b = np.zeros((deals, 2))
+    for start in range(0, deals, batch):
+        d = np.arange(start, min(start + batch, deals))
+        seeds = np.repeat(seed + d, 2).astype(np.uint64)
+        seats = np.tile(np.array([[0, 1], [1, 0]]), (len(d), 1))  # a in seat 0, then in seat 1
+        done_before = [0]
+
+        def tick(finished: int, done_before: list[int] = done_before) -> None:
+            if progress is not None and finished > done_before[0]:
+                progress.update(finished - done_before[0])
+                done_before[0] = finished
+
+        res = play_batch(rules, [a, b], seats, seeds, record=records is not None, on_step=tick)
+        sc = res.scores.reshape(len(d), 2, 2)  # deal, seating, seat
+        sa = np.stack([sc[:, 0, 0], sc[:, 1, 1]], axis=1)
+        sb = np.stack([sc[:, 0, 1], sc[:, 1, 0]], axis=1)
+        score_a[d] = sa
+        score_b[d] = sb
+        diff[d] = (sa - sb).mean(axis=1)
+        wins[d] = hand_outcome(sa, sb).mean(axis=1)
+        if records is not None:
+            for k in range(len(seeds)):
+                players = [name_a, name_b] if k % 2 == 0 else [name_b, name_a]
+                records.append(
+                    make_record(rules, res.actions[k], seed=int(seeds[k]), players=players,
+                                scores=res.scores[k].tolist())
+                )  # fmt: skip
+    return PairResult(name_a, name_b, deals, diff, wins, score_a, score_b)
+
+
+def elo_from_pairs(names: Sequence[str], pairs: Sequence[PairResult], boot: int = 0, seed: int = 0) -> dict:
+    """Elo ratings from every hand of ``pairs``; with ``boot`` > 0 also 95%
+    bootstrap intervals (deals resampled within each pair)."""
+    index = {n: i for i, n in enumerate(names)}
+
+    def ratings(sel: list[np.ndarray] | None) -> np.ndarray:
+        results = []
+        for k, p in enumerate(pairs):
+            w = p.wins if sel is None else p.wins[sel[k]]
+            results.append((index[p.a], index[p.b], 2.0 * float(w.sum()), 2.0 * len(w)))
+        return fit_elo(len(names), results)
+
+    out: dict[str, Any] = {"rating": dict(zip(names, ratings(None).round(1).tolist(), strict=True))}
+    if boot > 0:
+        rng = np.random.default_rng(seed)
+        samples = np.array([ratings([rng.integers(0, p.deals, p.deals) for p in pairs]) for _ in range(boot)])
+        lo, hi = np.percentile(samples, [2.5, 97.5], axis=0)
+        out["ci95"] = {n: [round(float(lo[i]), 1), round(float(hi[i]), 1)] for i, n in enumerate(names)}
+    return out
+
+
+def round_robin(
+    rules: Rules,
+    agents: dict[str, Agent],
+    deals: int,
+    seed: int = 0,
+    batch: int = 256,
+    progress: bool = True,
+    records: list[GameRecord] | None = None,
+    boot: int = 200,
+) -> dict[str, Any]:
+    """Every pair of ``agents`` plays ``deals`` duplicate deals; returns a
+    JSON-ready dict with the pair summaries, Elo ratings and the settings."""
+    names = list(agents)
+    if len(names) < 2:
+        raise ValueError("a tournament needs at least two agents")
+    pairs_ab = list(itertools.combinations(names, 2))
+    bar = None
+    if progress:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=2 * deals * len(pairs_ab), unit="hand", desc="tournament")
+    results = []
+    try:
+        for na, nb in pairs_ab:
+            if bar is not None:
+                bar.set_postfix_str(f"{na} vs {nb}")
+            results.append(
+                play_pair(rules, agents[na], agents[nb], deals, seed, batch, (na, nb), bar, records)
+            )
+    finally:
+        if bar is not None:
+            bar.close()
+    return {
+        "settings": {"rules": rules_to_dict(rules), "deals": deals, "seed": seed, "agents": names},
+        "pairs": [r.summary() for r in results],
+        "elo": elo_from_pairs(names, results, boot=boot, seed=seed),
+        "per_deal": {f"{r.a} vs {r.b}": {"diff": r.diff.tolist(), "wins": r.wins.tolist()} for r in results},
+    }
+
+
+def format_table(result: dict[str, Any]) -> str:
+    """A plain-text table of a tournament result."""
+    lines = [
+        f"{'pair':<28} {'deals':>6} {'mean diff':>10} {'95% CI':>20} {'win rate':>9} {'95% CI':>15}",
+    ]
+    for p in result["pairs"]:
+        lo, hi = p["diff_ci95"]
+        wlo, whi = p["win_ci95"]
+        lines.append(
+            f"{p['a'] + ' vs ' + p['b']:<28} {p['deals']:>6} {p['mean_diff']:>10.1f} "
+            f"{f'[{lo:.1f}, {hi:.1f}]':>20} {p['win_rate']:>9.3f} {f'[{wlo:.3f}, {whi:.3f}]':>15}"
+        )
+    elo = result["elo"]
+    lines.append("")
+    lines.append("Elo: " + ", ".join(
+        f"{n} {r:.0f}" + (f" [{elo['ci95'][n][0]:.0f}, {elo['ci95'][n][1]:.0f}]" if "ci95" in elo else "")
+        for n, r in sorted(elo["rating"].items(), key=lambda kv: -kv[1])
+    ))  # fmt: skip
+    return "\n".join(lines)
+
+
+def write_outputs(result: dict[str, Any], prefix: str | Path, plot: bool = True) -> list[Path]:
+    """Write ``prefix.json``, ``prefix.csv`` (one row per pair) and ``prefix.png``."""
+    prefix = Path(prefix)
+    prefix.parent.mkdir(parents=True, exist_ok=True)
+    paths = [prefix.with_suffix(".json"), prefix.with_suffix(".csv")]
+    paths[0].write_text(json.dumps(result, indent=1) + "\n")
+    with paths[1].open("w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["a", "b", "deals", "hands", "mean_diff", "diff_lo", "diff_hi", "win_rate", "win_lo",
+                    "win_hi", "mean_score_a", "mean_score_b", "elo_a", "elo_b"])  # fmt: skip
+        elo = result["elo"]["rating"]
+        for p in result["pairs"]:
+            w.writerow([p["a"], p["b"], p["deals"], p["hands"], round(p["mean_diff"], 2),
+                        *(round(x, 2) for x in p["diff_ci95"]), round(p["win_rate"], 4),
+                        *(round(x, 4) for x in p["win_ci95"]), round(p["mean_score_a"], 1),
+                        round(p["mean_score_b"], 1), elo[p["a"]], elo[p["b"]]])  # fmt: skip
+    if plot:
+        paths.append(plot_result(result, prefix.with_suffix(".png")))
+    return paths
+
+
+def plot_result(result: dict[str, Any], path: str | Path) -> Path:
+    """Elo ratings (with bootstrap intervals) and the mean hand-score difference
+    of every pair (with 95% intervals), side by side."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    elo = result["elo"]
+    names = sorted(elo["rating"], key=lambda n: elo["rating"][n])
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 0.6 * max(len(result["pairs"]), len(names)) + 2.5))
+    ratings = [elo["rating"][n] for n in names]
+    if "ci95" in elo:
+        err = np.array(
+            [[r - elo["ci95"][n][0], elo["ci95"][n][1] - r] for n, r in zip(names, ratings, strict=True)]
+        )
+        ax1.barh(names, ratings, xerr=err.T, color="tab:blue", alpha=0.8)
+    else:
+        ax1.barh(names, ratings, color="tab:blue", alpha=0.8)
+    ax1.set_xlim(min(ratings) - 150, max(ratings) + 150)
+    ax1.set_xlabel("Elo (mean 1500)")
+    ax1.set_title("Elo ratings, 95% bootstrap interval")
+    labels = [f"{p['a']} vs {p['b']}" for p in result["pairs"]]
+    means = np.array([p["mean_diff"] for p in result["pairs"]])
+    cis = np.array([p["diff_ci95"] for p in result["pairs"]])
+    ax2.errorbar(means, labels, xerr=np.abs(cis.T - means), fmt="o", capsize=4)
+    ax2.axvline(0.0, color="grey", lw=1)
+    ax2.set_xlabel("mean hand-score difference per deal")
+    ax2.set_title("duplicate deals, 95% interval")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return Path(path)
+
+
+__all__ = [
+    "PairResult",
+    "elo_from_pairs",
+    "fit_elo",
+    "format_table",
+    "hand_outcome",
+    "mean_ci",
+    "play_pair",
+    "plot_result",
+    "round_robin",
+    "write_outputs",
+]

@@ -1,0 +1,199 @@
+"""Training layer: config parsing, the shaping potential (R16), the opponent
+pool, and smoke runs of the real ``train`` entry point (tiny budgets)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("sb3_contrib")
+pytest.importorskip("torch")
+
+from stable_baselines3.common.vec_env import VecEnvWrapper
+
+from agents.base import play_batch
+from agents.random_bot import RandomBot
+from kanaszta_env import GameBatch, Rules
+from kanaszta_env.core.state import END_OUT
+from kanaszta_env.encoding import encode
+from kanaszta_env.envs import KanasztaVecEnv
+from training.cli import main as cli_main
+from training.config import TrainConfig, parse_config, parse_weights
+from training.opponents import OpponentPool
+from training.shaping import ScoreEstimate, ShapedReward
+
+TINY = [
+    "--num-envs", "8", "--opponent-slots", "2", "--n-steps", "16", "--batch-size", "64", "--n-epochs", "1",
+    "--net-arch", "16", "--max-turns", "30", "--eval-max-turns", "30",
+    "--opponents", "random:1,self:1", "--snapshot-every", "128",
+    "--eval-every", "128", "--eval-hands", "4", "--eval-bots", "random", "--final-eval-hands", "4",
+    "--final-eval-bots", "random", "--checkpoint-every", "256", "--no-progress-bar", "--no-tensorboard",
+]  # fmt: skip
+
+
+# --- config ---------------------------------------------------------------------------
+def test_config_defaults_toml_and_flags(tmp_path: Path) -> None:
+    toml = tmp_path / "run.toml"
+    toml.write_text('[train]\nnum_envs = 64\nopponents = "greedy:1"\nmax_minutes = 5\nnet_arch = [32, 32]\n')
+    config = parse_config(["--config", str(toml), "--num-envs", "16", "--no-progress-bar"])
+    assert config.num_envs == 16  # the flag beats the file
+    assert config.opponents == "greedy:1"  # the file beats the default
+    assert config.net_arch == [32, 32]
+    assert config.max_minutes == 5.0 and isinstance(config.max_minutes, float)
+    assert config.progress_bar is False
+    assert config.seed == TrainConfig().seed  # untouched default
+    top_level = tmp_path / "flat.toml"
+    top_level.write_text("seed = 7\n")
+    assert parse_config(["--config", str(top_level)]).seed == 7
+
+
+def test_config_rejects_bad_values(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text("num_env = 3\n")
+    with pytest.raises(ValueError, match="num_env"):
+        parse_config(["--config", str(bad)])
+    with pytest.raises(ValueError, match="opponent_slots"):
+        parse_config(["--num-envs", "2", "--opponent-slots", "4"])
+    with pytest.raises(ValueError, match="weight"):
+        parse_weights("random:x")
+    with pytest.raises(ValueError, match="no opponent"):
+        parse_weights("random:0")
+    with pytest.raises(ValueError, match="num_players"):
+        parse_config(["--num-players", "5"])
+    assert parse_weights("Random:1, self") == {"random": 1.0, "self": 1.0}
+
+
+class _Recorder(VecEnvWrapper):
+    """Keeps the unshaped rewards of the last step."""
+
+    def reset(self) -> np.ndarray:
+        return self.venv.reset()
+
+    def step_wait(self):
+        obs, rewards, dones, infos = self.venv.step_wait()
+        self.last_rewards = rewards.copy()
+        return obs, rewards, dones, infos
+
+
+# --- shaping --------------------------------------------------------------------------
+def test_r16_potential_is_the_hand_score_of_a_truncated_hand() -> None:
+    """R16.4/R16.6: at the end of a hand cut by the turn limit (no going-out
+    bonus), the observer's estimate from his own observation is his hand score."""
+    rules = Rules(max_turns=24)
+    games = GameBatch(rules, 32)
+    games.reset(seed=11)
+    bot = RandomBot(seed=3)
+    while not games.done.all():
+        mask = games.legal_mask()
+        actions = np.zeros(32, dtype=np.int64)
+        live = ~games.done
+        actions[live] = bot.act(np.zeros((live.sum(), 1)), mask[live])
+        games.step(actions)
+    estimate = ScoreEstimate(rules, scale=1.0, hand_weight=1.0)
+    truncated = games.state.end_reason != END_OUT  # no going-out bonus
+    assert truncated.sum() > 20
+    for seat in (0, 1):
+        mine = estimate.scores(encode(games.state, rules, seat))[:, 0]
+        np.testing.assert_array_equal(mine[truncated], games.state.hand_scores[truncated, seat])
+
+
+def test_shaping_telescopes_to_the_hand_reward() -> None:
+    """With gamma = 1 the shaped rewards of a hand add up to its real reward minus phi(s0)."""
+    rules = Rules(max_turns=12)
+    recorder = _Recorder(KanasztaVecEnv(6, rules, opponents="random"))
+    potential = ScoreEstimate(rules, scale=1e-3, hand_weight=0.5)
+    env = ShapedReward(recorder, potential, coef=1.0, gamma=1.0)
+    env.seed(5)
+    obs = env.reset()
+    start = potential(obs)
+    assert np.abs(start).max() > 0  # red threes and hands make phi non-trivial
+    shaped = np.zeros(6)
+    real = np.zeros(6)
+    checked = 0
+    rng = np.random.default_rng(0)
+    while checked < 12:
+        masks = env.env_method("action_masks")
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        obs, rewards, dones, infos = env.step(actions)
+        shaped += rewards
+        real += recorder.last_rewards
+        for i in np.flatnonzero(dones):
+            assert shaped[i] == pytest.approx(real[i] - start[i], abs=1e-4)
+            assert not infos[i].get("TimeLimit.truncated")  # the hand is over, not timed out
+            shaped[i] = real[i] = 0.0
+            start[i] = potential(obs[i : i + 1])[0]
+            checked += 1
+
+
+def test_win_bonus_rewards_the_sign_of_the_hand_result() -> None:
+    """R18.1: the hand is won by the higher hand score; the bonus follows the sign of the difference."""
+    rules = Rules(max_turns=12)
+    recorder = _Recorder(KanasztaVecEnv(8, rules, opponents="random"))
+    env = ShapedReward(recorder, ScoreEstimate(rules), coef=0.0, win_bonus=2.0)
+    env.seed(3)
+    env.reset()
+    rng = np.random.default_rng(1)
+    ended = 0
+    while ended < 8:
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in env.env_method("action_masks")])
+        _, rewards, dones, _ = env.step(actions)
+        real = recorder.last_rewards
+        np.testing.assert_allclose(rewards, real + 2.0 * np.sign(real) * dones, atol=1e-6)
+        assert (real[~dones] == 0).all()  # score rewards come only at a hand's end
+        ended += int(dones.sum())
+
+
+# --- pool -----------------------------------------------------------------------------
+def test_pool_sampling_follows_the_weights() -> None:
+    rules = Rules()
+    pool = OpponentPool({"random": 1.0, "self": 3.0}, rules, latest_prob=1.0, seed=0)
+    assert all(pool.sample().name == "random" for _ in range(20))  # no snapshot yet: self is skipped
+    first, second = RandomBot(seed=1), RandomBot(seed=2)
+    first.name, second.name = "self@1", "self@2"
+    pool.add_snapshot(first)
+    pool.add_snapshot(second)
+    names = [pool.sample().name for _ in range(2000)]
+    assert 0.70 < names.count("self@2") / 2000 < 0.80  # weight 3 of 4, always the newest
+    assert "self@1" not in names
+    pool.latest_prob = 0.0
+    assert {pool.sample().name for _ in range(200)} == {"random", "self@1"}
+
+
+# --- the real entry point ---------------------------------------------------------------
+def test_train_smoke_resume_and_load(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    assert cli_main(["train", "--run-dir", str(run), "--total-timesteps", "256", *TINY]) == 0
+    for name in (
+        "final.zip",
+        "latest.zip",
+        "config.json",
+        "history.json",
+        "report.json",
+        "learning_curve.png",
+    ):
+        assert (run / name).exists(), name
+    assert list((run / "snapshots").glob("*.pt"))
+    report = json.loads((run / "report.json").read_text())
+    assert report["timesteps"] >= 256 and report["matches"][0]["hands"] == 4
+    first_history = json.loads((run / "history.json").read_text())
+
+    # resume: the step counter and the evaluation history go on
+    more = tmp_path / "more"
+    args = ["train", "--run-dir", str(more), "--resume", str(run / "final.zip"), "--total-timesteps", "512"]
+    assert cli_main([*args, *TINY]) == 0
+    resumed = json.loads((more / "report.json").read_text())
+    assert resumed["timesteps"] >= 512
+    history = json.loads((more / "history.json").read_text())
+    assert history[: len(first_history)] == first_history
+    assert history[-1]["step"] > first_history[-1]["step"]
+
+    # the checkpoint is an agent: legal actions in real games
+    from training.policy import load_policy
+
+    agent = load_policy(more / "final.zip")
+    rules = Rules(max_turns=20)
+    result = play_batch(rules, [agent, RandomBot(seed=0)], np.array([[0, 1], [1, 0]] * 3), np.arange(6))
+    assert result.decisions[:, :].sum() > 0 and result.scores.shape == (6, 2)

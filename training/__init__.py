@@ -1,0 +1,31 @@
+"""MaskablePPO self-play training for Díszített kanaszta.
+
+* :mod:`training.config` — :class:`TrainConfig`, the arguments of a run;
+* :mod:`training.train` — :func:`train`, the training loop (``kanaszta train``);
+* :mod:`training.opponents` — the opponent pool (bots and learner snapshots);
+* :mod:`training.shaping` — potential-based reward shaping;
+* :mod:`training.policy` — :func:`load_policy`: a checkpoint as an agent;
+* :mod:`training.evaluate` — matches, reports and ``kanaszta eval``.
+
+Heavy modules (torch, stable-baselines3) load on first use.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .config import TrainConfig, parse_config
+
+__all__ = ["TrainConfig", "load_policy", "parse_config", "train"]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "train":
+        from .train import train
+
+        return train
+    if name == "load_policy":
+        from .policy import load_policy
+
+        return load_policy
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

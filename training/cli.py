@@ -1,0 +1,72 @@
+"""Command line of the training layer: ``kanaszta train`` and ``kanaszta eval``.
+
+``kanaszta_env.cli`` calls :func:`add_parser` with its subparsers; the same
+commands run standalone as ``python -m training.cli train …``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from .config import add_arguments, parse_config
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``train`` and ``eval`` subcommands."""
+    train = subparsers.add_parser(
+        "train",
+        help="train a MaskablePPO agent by self-play",
+        description="Train a MaskablePPO agent by self-play against a pool of bots and snapshots.",
+    )
+    add_arguments(train)
+    train.set_defaults(func=run)
+    ev = subparsers.add_parser(
+        "eval",
+        help="tournament of trained agents (checkpoints) and bots",
+        description="Round robin of the checkpoints and the bots on duplicate deals: score differences, "
+        "win rates (95% intervals) and Elo ratings.",
+    )
+    ev.add_argument(
+        "checkpoints", nargs="+", help="MaskablePPO checkpoints (.zip) written by `kanaszta train`"
+    )
+    ev.add_argument(
+        "--bots", default="random,greedy,heuristic", help="comma-separated bot names (default: %(default)s)"
+    )
+    ev.add_argument(
+        "--hands", type=int, default=2000, help="hands per pairing (duplicate: half as many deals)"
+    )
+    ev.add_argument("--seed", type=int, default=20_000_000, help="first deal (default: %(default)s)")
+    ev.add_argument("--batch", type=int, default=1000, help="deals played together (default: %(default)s)")
+    ev.add_argument("--out", default=None, help="write PREFIX.json, PREFIX.csv and PREFIX.png (Elo plot)")
+    ev.add_argument(
+        "--stochastic", action="store_true", help="sample the agents' actions instead of the argmax"
+    )
+    ev.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the ``train`` or ``eval`` command of parsed ``args``."""
+    if args.command == "train":
+        from .train import summary, train
+
+        config = parse_config(args)
+        print(summary(train(config)))
+        return 0
+    from .evaluate import run_eval
+
+    return run_eval(args)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m training.cli {train,eval} …``."""
+    parser = argparse.ArgumentParser(prog="python -m training.cli")
+    sub = parser.add_subparsers(dest="command", required=True)
+    add_parser(sub)
+    args = parser.parse_args(argv)
+    return int(args.func(args) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,250 @@
+"""Training configuration: one dataclass of arguments, each with a docstring.
+
+Values come from three layers, later ones winning: the defaults below (the
+quick-start run), an optional TOML file (``--config run.toml``, keys named as
+the fields, at the top level or in a ``[train]`` table) and command-line
+flags (``--num-envs 64``). :func:`parse_config` does all three.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import dataclasses
+import inspect
+import itertools
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import tomllib
+
+from kanaszta_env import Rules
+
+
+@dataclass
+class TrainConfig:
+    """Arguments of ``kanaszta train`` (defaults: the quick-start run)."""
+
+    # --- run ---------------------------------------------------------------------
+    run_dir: str = "runs/quickstart"
+    """folder for checkpoints, TensorBoard logs, the report and the learning curve"""
+    seed: int = 0
+    """seed of the network initialisation, the deals and the opponent sampling"""
+    total_timesteps: int = 3_000_000
+    """learner decisions to train for (counted over all parallel games; a resumed run counts on)"""
+    max_minutes: float = 10.0
+    """stop training after this many minutes of wall time even if steps remain (0: no limit)"""
+    resume: str = ""
+    """checkpoint (.zip) to continue from; its run folder's snapshots and curve are reloaded"""
+    torch_threads: int = 1
+    """threads PyTorch may use; 1 is fastest for the small per-step batches, far faster on a busy machine"""
+    progress_bar: bool = True
+    """show a progress bar while training"""
+    tensorboard: bool = True
+    """write TensorBoard logs to RUN_DIR/tb"""
+
+    # --- game ----------------------------------------------------------------------
+    num_players: int = 2
+    """players per game (2-4, R2.1); the learner takes one seat, opponents the others"""
+    variant: str = "2003-02"
+    """rules preset: 2003-02 (with separate heart aces) or 2003-01"""
+    max_turns: int = 200
+    """turn limit of a training hand (R19.2)"""
+    eval_max_turns: int = 200
+    """turn limit of the evaluation hands (200 = the default rules)"""
+
+    # --- environment -----------------------------------------------------------------
+    num_envs: int = 128
+    """parallel games stepped together in one batched VecEnv"""
+    opponent_slots: int = 4
+    """the games are split into this many groups, each playing one opponent drawn from the pool per rollout"""
+    opponents: str = "random:2,greedy:1,self:1"
+    """opponent pool as name:weight pairs: bots (random, greedy, heuristic, search) or self (snapshots)"""
+    snapshot_every: int = 250_000
+    """learner decisions between frozen snapshots of the learner added to the pool (self-play)"""
+    max_snapshots: int = 8
+    """snapshots kept in the pool (the oldest is dropped)"""
+    latest_snapshot_prob: float = 0.5
+    """when self is drawn: probability of the newest snapshot, otherwise a uniformly drawn older one"""
+    reward_scale: float = 1e-3
+    """the hand-end reward is the hand-score difference times this"""
+    shaping: float = 1.0
+    """weight of the potential-based shaping (0: hand-end reward only); see training.shaping"""
+    shaping_hand_weight: float = 0.5
+    """weight of the hand cards' (negative) value in the shaping potential"""
+    win_bonus: float = 1.0
+    """extra hand-end reward: +this for a hand won, -this for a hand lost (1.0 weighs like 1000 points)"""
+    bootstrap_truncation: bool = False
+    """treat a turn-limit truncation as a time limit (bootstrap the value), not as the hand's end (R16.6)"""
+
+    # --- PPO -------------------------------------------------------------------------
+    n_steps: int = 128
+    """rollout length per game: each update uses num_envs * n_steps decisions"""
+    batch_size: int = 4096
+    """minibatch size of the PPO update"""
+    n_epochs: int = 4
+    """passes over each rollout"""
+    learning_rate: float = 5e-4
+    """Adam step size"""
+    anneal_lr: bool = False
+    """decay the learning rate linearly to zero over total_timesteps"""
+    gamma: float = 0.995
+    """discount per learner decision (a hand has a few hundred of them)"""
+    gae_lambda: float = 0.95
+    """GAE lambda"""
+    clip_range: float = 0.2
+    """PPO clipping of the probability ratio"""
+    ent_coef: float = 0.01
+    """entropy bonus"""
+    vf_coef: float = 0.5
+    """value loss weight"""
+    max_grad_norm: float = 0.5
+    """gradient clipping"""
+    target_kl: float = 0.0
+    """stop an update's epochs early past this KL divergence (0: never)"""
+    net_arch: list[int] = field(default_factory=lambda: [128, 128])
+    """hidden layer sizes of the policy and of the value network (separate MLPs)"""
+
+    # --- evaluation and checkpoints ----------------------------------------------------
+    eval_every: int = 250_000
+    """learner decisions between evaluations against the bots (0: only at the end)"""
+    eval_hands: int = 200
+    """hands per periodic evaluation and bot (duplicate deals: half as many deals, seats swapped)"""
+    eval_bots: str = "random,greedy"
+    """bots of the periodic evaluations"""
+    final_eval_hands: int = 2000
+    """hands per bot in the final report (0: skip the report)"""
+    final_eval_bots: str = "random,greedy,heuristic"
+    """bots of the final report"""
+    checkpoint_every: int = 500_000
+    """learner decisions between checkpoints (besides the final one)"""
+    eval_seed: int = 1_000_000
+    """first deal of the evaluations (training deals are far from it, see training.opponents)"""
+
+    # --- derived ---------------------------------------------------------------------
+    def rules(self) -> Rules:
+        """The rules of the training games."""
+        return Rules(variant=self.variant, num_players=self.num_players, max_turns=self.max_turns)
+
+    def eval_rules(self) -> Rules:
+        """The rules of the evaluation games."""
+        return Rules(variant=self.variant, num_players=self.num_players, max_turns=self.eval_max_turns)
+
+    def validate(self) -> TrainConfig:
+        """Raise ``ValueError`` on inconsistent values; returns ``self``."""
+        self.rules()
+        positive = ("total_timesteps", "num_envs", "opponent_slots", "n_steps", "batch_size", "n_epochs")
+        for name in positive:
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be positive, got {getattr(self, name)}")
+        if self.opponent_slots > self.num_envs:
+            raise ValueError(
+                f"opponent_slots ({self.opponent_slots}) cannot exceed num_envs ({self.num_envs})"
+            )
+        if not 0.0 <= self.latest_snapshot_prob <= 1.0:
+            raise ValueError("latest_snapshot_prob must lie in [0, 1]")
+        if not self.net_arch or any(int(n) < 1 for n in self.net_arch):
+            raise ValueError(f"net_arch needs positive layer sizes, got {self.net_arch}")
+        parse_weights(self.opponents)
+        return self
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-able values."""
+        return dataclasses.asdict(self)
+
+
+def parse_weights(text: str) -> dict[str, float]:
+    """``"random:1,greedy:2,self"`` -> ``{"random": 1.0, "greedy": 2.0, "self": 1.0}``."""
+    weights: dict[str, float] = {}
+    for item in (part.strip() for part in text.split(",")):
+        if not item:
+            continue
+        name, _, value = item.partition(":")
+        try:
+            w = float(value) if value else 1.0
+        except ValueError:
+            raise ValueError(f"bad opponent weight {item!r}: expected name:number") from None
+        if w < 0:
+            raise ValueError(f"opponent weight of {name!r} is negative")
+        weights[name.strip().lower()] = w
+    if not weights or sum(weights.values()) <= 0:
+        raise ValueError(f"the opponent pool {text!r} has no opponent with a positive weight")
+    return weights
+
+
+def field_docs() -> dict[str, str]:
+    """The docstring under each field of :class:`TrainConfig` (used as ``--help``)."""
+    tree = ast.parse(inspect.getsource(TrainConfig))
+    docs: dict[str, str] = {}
+    body = tree.body[0].body  # type: ignore[attr-defined]
+    for node, after in itertools.pairwise(body):
+        named = isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)
+        if named and isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant):
+            docs[node.target.id] = str(after.value.value)  # type: ignore[union-attr]
+    return docs
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """One ``--flag`` per field (default: not given, so the TOML file or the default applies)."""
+    parser.add_argument(
+        "--config", default=None, help="TOML file with field = value lines (flags override it)"
+    )
+    docs = field_docs()
+    for f in dataclasses.fields(TrainConfig):
+        flag = "--" + f.name.replace("_", "-")
+        default = f.default if f.default is not dataclasses.MISSING else f.default_factory()  # type: ignore[misc]
+        help_text = f"{docs.get(f.name, '')} (default: {default})"
+        if isinstance(default, bool):
+            parser.add_argument(
+                flag, dest=f.name, action=argparse.BooleanOptionalAction, default=None, help=help_text
+            )
+        elif isinstance(default, list):
+            parser.add_argument(flag, dest=f.name, type=int, nargs="+", default=None, help=help_text)
+        else:
+            parser.add_argument(flag, dest=f.name, type=type(default), default=None, help=help_text)
+
+
+def load_toml(path: str | Path) -> dict[str, Any]:
+    """Field values of a TOML file; unknown keys raise ``ValueError``."""
+    with open(path, "rb") as handle:
+        doc = tomllib.load(handle)
+    values = doc.get("train", doc)
+    known = {f.name for f in dataclasses.fields(TrainConfig)}
+    unknown = sorted(set(values) - known)
+    if unknown:
+        raise ValueError(f"{path}: unknown training option(s) {unknown}")
+    return dict(values)
+
+
+def parse_config(args: argparse.Namespace | Sequence[str] | None = None) -> TrainConfig:
+    """Defaults, then the ``--config`` TOML file, then the flags given."""
+    if args is None or not isinstance(args, argparse.Namespace):
+        parser = argparse.ArgumentParser()
+        add_arguments(parser)
+        args = parser.parse_args(list(args) if args is not None else None)
+    values: dict[str, Any] = {}
+    if getattr(args, "config", None):
+        values.update(load_toml(args.config))
+    for f in dataclasses.fields(TrainConfig):
+        given = getattr(args, f.name, None)
+        if given is not None:
+            values[f.name] = given
+    return TrainConfig(**{k: _coerce(k, v) for k, v in values.items()}).validate()
+
+
+def _coerce(name: str, value: Any) -> Any:
+    """TOML ints where floats are expected become floats; lists of sizes become ints."""
+    default = {f.name: f for f in dataclasses.fields(TrainConfig)}[name].default
+    if isinstance(default, float) and isinstance(value, int) and not isinstance(value, bool):
+        return float(value)
+    if name == "net_arch":
+        return [int(n) for n in value]
+    return value
+
+
+def save_config(config: TrainConfig, path: str | Path) -> None:
+    """Write the config as JSON (next to checkpoints, for the record)."""
+    Path(path).write_text(json.dumps(config.to_dict(), indent=2) + "\n", encoding="utf-8")

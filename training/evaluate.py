@@ -1,0 +1,154 @@
+"""Evaluation of trained agents: matches against the bots, the final report,
+the learning curve, and ``kanaszta eval CHECKPOINT…``.
+
+Matches go through the tournament harness of ``agents.tournament``: duplicate
+deals, every deal played twice with the seats swapped, so the luck of the
+cards cancels in the paired difference.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from agents.base import Agent
+from agents.tournament import format_table, play_pair, round_robin, write_outputs
+from kanaszta_env import Rules
+
+from .opponents import make_bot
+
+
+def duplicate_match(a: Agent, b: Agent, rules: Rules, hands: int, seed: int, batch: int = 1000) -> dict:
+    """``a`` against ``b`` over ``hands`` hands (``hands // 2`` deals, each with seats swapped),
+    played by the tournament harness (:func:`agents.tournament.play_pair`).
+
+    Returns the mean hand-score difference of ``a`` with its 95 % interval (over
+    deals), the win rate (draws count half, as in the harness) with its interval,
+    and the strict shares of hands won, drawn and lost.
+    """
+    if rules.num_players != 2:
+        raise ValueError("duplicate matches are head-to-head: use 2-player rules")
+    result = play_pair(rules, a, b, max(1, hands // 2), seed=seed, batch=batch)
+    summary = result.summary()
+    diffs = result.score_a - result.score_b  # (deals, 2) per hand
+    return {
+        "agent": a.name,
+        "bot": b.name,
+        "hands": summary["hands"],
+        "mean_diff": summary["mean_diff"],
+        "diff_ci": summary["diff_ci95"],
+        "win_rate": summary["win_rate"],
+        "win_ci": summary["win_ci95"],
+        "won": float((diffs > 0).mean()),
+        "drawn": float((diffs == 0).mean()),
+        "lost": float((diffs < 0).mean()),
+    }
+
+
+def elo_difference(score: float) -> float:
+    """Elo difference implied by an expected score (wins + half the draws), clipped to ±800."""
+    score = min(max(score, 1e-3), 1 - 1e-3)
+    return float(np.clip(400 * math.log10(score / (1 - score)), -800, 800))
+
+
+def evaluate_against_bots(
+    agent: Agent, bots: Sequence[str], rules: Rules, hands: int, seed: int
+) -> list[dict]:
+    """One duplicate match of ``agent`` against each named bot."""
+    rows = []
+    for name in bots:
+        bot = make_bot(name, rules, seed=seed)
+        row = duplicate_match(agent, bot, rules, hands, seed)
+        row["bot"] = name
+        row["elo_vs_bot"] = elo_difference(row["win_rate"])
+        rows.append(row)
+    return rows
+
+
+def format_rows(rows: Sequence[dict]) -> str:
+    """A plain-text table of match rows (win rate: draws count half; won: strict share)."""
+    lines = [
+        f"{'agent':<22} {'vs':<10} {'hands':>6} {'score diff [95% CI]':>28} "
+        f"{'win rate [95% CI]':>24} {'won':>6} {'Elo±':>6}"
+    ]
+    for r in rows:
+        lo, hi = r["diff_ci"]
+        wl, wh = r["win_ci"]
+        lines.append(
+            f"{r['agent']:<22} {r['bot']:<10} {r['hands']:>6} "
+            f"{r['mean_diff']:>+9.1f} [{lo:>+8.1f}, {hi:>+8.1f}] "
+            f"{r['win_rate']:>8.1%} [{wl:.1%}, {wh:.1%}] {r['won']:>6.1%} {r.get('elo_vs_bot', 0):>+6.0f}"
+        )
+    return "\n".join(lines)
+
+
+def write_report(
+    agent: Agent, bots: Sequence[str], rules: Rules, *, hands: int, seed: int, run_dir: Path, extra: dict
+) -> dict:
+    """Final evaluation against ``bots``; writes ``report.json`` and ``report.md`` to ``run_dir``."""
+    rows = evaluate_against_bots(agent, bots, rules, hands, seed)
+    text = format_rows(rows)
+    report = {"matches": rows, **extra, "text": text}
+    (run_dir / "report.json").write_text(json.dumps(report, indent=1), encoding="utf-8")
+    md = ["# Training report", "", *[f"- {k}: {v}" for k, v in extra.items()], "", "```", text, "```", ""]
+    (run_dir / "report.md").write_text("\n".join(md), encoding="utf-8")
+    return report
+
+
+def plot_learning_curve(history: Sequence[dict], path: Path) -> None:
+    """Score difference (with 95 % intervals) and win rate against each bot over training steps."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4))
+    for bot in dict.fromkeys(r["bot"] for r in history):
+        rows = [r for r in history if r["bot"] == bot]
+        steps = np.array([r["step"] for r in rows])
+        mean = np.array([r["mean_diff"] for r in rows])
+        lo = np.array([r["diff_ci"][0] for r in rows])
+        hi = np.array([r["diff_ci"][1] for r in rows])
+        ax1.plot(steps, mean, marker="o", label=f"vs {bot}")
+        ax1.fill_between(steps, lo, hi, alpha=0.2)
+        ax2.plot(steps, [r["win_rate"] for r in rows], marker="o", label=f"vs {bot}")
+    ax1.axhline(0, color="grey", lw=0.8)
+    ax1.set(
+        xlabel="learner decisions", ylabel="mean hand-score difference", title="score difference (95% CI)"
+    )
+    ax2.set(xlabel="learner decisions", ylabel="share of hands won", title="win rate", ylim=(0, 1))
+    for ax in (ax1, ax2):
+        ax.legend()
+        ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def run_eval(args: argparse.Namespace) -> int:
+    """``kanaszta eval``: a round robin of the checkpoints and the bots (duplicate deals,
+    :func:`agents.tournament.round_robin`); prints the table and the Elo ratings."""
+    from .policy import load_policy
+
+    rules = Rules()
+    agents: dict[str, Agent] = {}
+    for path in args.checkpoints:
+        agent = load_policy(path, deterministic=not args.stochastic)
+        agents[agent.name] = agent
+    for name in filter(None, args.bots.split(",")):
+        agents[name] = make_bot(name, rules, seed=args.seed)
+    deals = max(1, args.hands // 2)
+    # one batch per pairing: a batch steps until its longest hand ends, so bigger is faster
+    result = round_robin(
+        rules, agents, deals=deals, seed=args.seed, batch=min(deals, args.batch), progress=True
+    )
+    print(format_table(result))
+    if args.out:
+        for path in write_outputs(result, args.out):
+            print("wrote", path)
+    return 0

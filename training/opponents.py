@@ -1,0 +1,206 @@
+"""The opponent pool of self-play training and the VecEnv that plays it.
+
+The pool holds baseline bots by name and frozen snapshots of the learner taken
+during training; each has a weight (``"random:1,greedy:2,self:2"`` — ``self``
+stands for the snapshots as a whole: the newest with probability
+``latest_prob``, otherwise a uniformly drawn older one).
+
+:class:`PoolVecEnv` realises the pool on the batched environment: the games
+are split into a few slots, each one :class:`~kanaszta_env.envs.KanasztaVecEnv`
+whose opponent seats are played by a :class:`SlotOpponent`; at the start of
+every rollout each slot draws its opponent from the pool with the weights.
+(``KanasztaVecEnv`` hands an opponent policy observations and masks but not
+the game indices, so one sub-environment per slot is how different games get
+different opponents.) Bots are stateless functions of the observation, so
+changing a slot's opponent between rollouts is harmless even mid-hand.
+
+Deals: slot ``k`` is seeded with ``seed + k * 2**40 + 2**48``; evaluation deals
+(small seeds, ``TrainConfig.eval_seed``) are never training deals.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+from stable_baselines3.common.vec_env import VecEnv
+from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvStepReturn
+
+from agents.base import Agent
+from kanaszta_env import Rules
+from kanaszta_env.envs import KanasztaVecEnv
+
+TRAIN_SEED_OFFSET = 2**48
+SLOT_SEED_STRIDE = 2**40
+
+
+#: bot name -> (module of ``agents``, class)
+BOTS = {
+    "random": ("agents.random_bot", "RandomBot"),
+    "greedy": ("agents.greedy", "GreedyBot"),
+    "heuristic": ("agents.heuristic", "HeuristicBot"),
+    "search": ("agents.search", "SearchBot"),
+}
+
+
+def make_bot(name: str, rules: Rules | None = None, seed: int = 0) -> Agent:
+    """A baseline bot of ``agents`` by name: ``random``, ``greedy``, ``heuristic`` or ``search``."""
+    key = name.strip().lower()
+    if key not in BOTS:
+        raise ValueError(f"unknown bot {name!r}: choose one of {sorted(BOTS)}")
+    module, cls_name = BOTS[key]
+    cls = getattr(importlib.import_module(module), cls_name)
+    bot = cls(seed=seed) if key == "random" else cls()
+    bot.setup(rules or Rules())
+    return bot
+
+
+class SlotOpponent:
+    """A callable opponent whose agent can be swapped between rollouts."""
+
+    def __init__(self, agent: Agent) -> None:
+        self.agent = agent
+
+    def __call__(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        return self.agent.act(obs, mask)
+
+
+class OpponentPool:
+    """Bots and learner snapshots with sampling weights.
+
+    Args:
+        weights: name -> weight; ``"self"`` weighs all snapshots together.
+        rules: rules the bots are set up for.
+        max_snapshots: snapshots kept (the oldest is dropped).
+        latest_prob: probability of the newest snapshot when ``self`` is drawn.
+        seed: seed of the draws.
+    """
+
+    def __init__(
+        self,
+        weights: dict[str, float],
+        rules: Rules,
+        *,
+        max_snapshots: int = 8,
+        latest_prob: float = 0.5,
+        seed: int = 0,
+    ) -> None:
+        self.weights = {k: float(v) for k, v in weights.items() if v > 0}
+        self.rules = rules
+        self.max_snapshots = max_snapshots
+        self.latest_prob = latest_prob
+        self.rng = np.random.default_rng(seed)
+        self.bots = {n: make_bot(n, rules, seed=seed) for n in self.weights if n != "self"}
+        self.snapshots: list[Agent] = []
+
+    def add_snapshot(self, agent: Agent) -> None:
+        """Add a frozen learner; drop the oldest beyond ``max_snapshots``."""
+        agent.setup(self.rules)
+        self.snapshots.append(agent)
+        del self.snapshots[: -self.max_snapshots]
+
+    def sample(self) -> Agent:
+        """One opponent drawn with the weights (``self`` needs a snapshot, else it is skipped)."""
+        names = [n for n in self.weights if n != "self" or self.snapshots]
+        if not names:
+            raise ValueError("the pool only has 'self' and no snapshot yet")
+        p = np.array([self.weights[n] for n in names])
+        name = names[self.rng.choice(len(names), p=p / p.sum())]
+        if name != "self":
+            return self.bots[name]
+        if len(self.snapshots) == 1 or self.rng.random() < self.latest_prob:
+            return self.snapshots[-1]
+        return self.snapshots[self.rng.integers(len(self.snapshots) - 1)]
+
+
+class PoolVecEnv(VecEnv):
+    """``num_envs`` learner games split into slots, each against its pool opponent.
+
+    Extra keyword arguments go to every :class:`KanasztaVecEnv` (``reward``, ``reward_scale`` …).
+    """
+
+    def __init__(
+        self, num_envs: int, rules: Rules, pool: OpponentPool, slots: int = 4, **env_kwargs: Any
+    ) -> None:
+        self.pool = pool
+        sizes = [num_envs // slots + (1 if k < num_envs % slots else 0) for k in range(slots)]
+        self.opponents = [SlotOpponent(pool.sample()) for _ in sizes]
+        self.envs = [
+            KanasztaVecEnv(n, rules, opponents=opp, learner_seat="random", **env_kwargs)
+            for n, opp in zip(sizes, self.opponents, strict=True)
+        ]
+        self.bounds = np.cumsum([0, *sizes])
+        self.render_mode = None
+        first = self.envs[0]
+        super().__init__(num_envs, first.observation_space, first.action_space)
+
+    def resample(self) -> list[str]:
+        """Draw a new opponent for every slot; their names."""
+        for opp in self.opponents:
+            opp.agent = self.pool.sample()
+        return [opp.agent.name for opp in self.opponents]
+
+    @property
+    def opponent_names(self) -> list[str]:
+        return [opp.agent.name for opp in self.opponents]
+
+    # --- the VecEnv contract ----------------------------------------------------------
+    def seed(self, seed: int | None = None) -> Sequence[int | None]:  # type: ignore[override]
+        base = TRAIN_SEED_OFFSET + (0 if seed is None else int(seed))
+        for k, env in enumerate(self.envs):
+            env.seed(base + k * SLOT_SEED_STRIDE)
+        return [None] * self.num_envs
+
+    def reset(self) -> np.ndarray:
+        self.reset_infos = [{} for _ in range(self.num_envs)]
+        return np.concatenate([env.reset() for env in self.envs])
+
+    def step_async(self, actions: np.ndarray) -> None:
+        actions = np.asarray(actions)
+        for k, env in enumerate(self.envs):
+            env.step_async(actions[self.bounds[k] : self.bounds[k + 1]])
+
+    def step_wait(self) -> VecEnvStepReturn:
+        parts = [env.step_wait() for env in self.envs]
+        obs = np.concatenate([p[0] for p in parts])
+        rewards = np.concatenate([p[1] for p in parts])
+        dones = np.concatenate([p[2] for p in parts])
+        infos = [info for p in parts for info in p[3]]
+        return obs, rewards, dones, infos
+
+    def action_masks(self) -> np.ndarray:
+        """(N, 200) legal actions of the learners, all slots concatenated."""
+        return np.concatenate([env.action_masks() for env in self.envs])
+
+    def close(self) -> None:
+        for env in self.envs:
+            env.close()
+
+    def _rows(self, indices: VecEnvIndices) -> list[int]:
+        if indices is None:
+            return list(range(self.num_envs))
+        if isinstance(indices, int):
+            return [indices]
+        return list(indices) if isinstance(indices, Iterable) else [indices]
+
+    def get_attr(self, attr_name: str, indices: VecEnvIndices = None) -> list[Any]:
+        value = getattr(self, attr_name)
+        return [value for _ in self._rows(indices)]
+
+    def set_attr(self, attr_name: str, value: Any, indices: VecEnvIndices = None) -> None:
+        setattr(self, attr_name, value)
+
+    def env_method(
+        self, method_name: str, *args: Any, indices: VecEnvIndices = None, **kwargs: Any
+    ) -> list[Any]:
+        rows = self._rows(indices)
+        if method_name == "action_masks":
+            masks = self.action_masks()
+            return [masks[i] for i in rows]
+        result = getattr(self, method_name)(*args, **kwargs)
+        return [result for _ in rows]
+
+    def env_is_wrapped(self, wrapper_class: type, indices: VecEnvIndices = None) -> list[bool]:
+        return [False for _ in self._rows(indices)]

@@ -1,0 +1,124 @@
+"""A trained MaskablePPO policy as an :class:`agents.base.Agent`.
+
+``load_policy("runs/quickstart/final.zip")`` returns an agent that can sit in
+any seat of a tournament, be a training opponent or a human's opponent. Only
+the actor part of the network is kept (features -> policy MLP -> action
+logits); illegal actions get ``-inf`` logits, then the agent takes the most
+likely action (``deterministic=True``, the default) or samples one.
+"""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch import nn
+
+from agents.base import Agent
+from kanaszta_env import Rules
+from kanaszta_env.encoding import observation_size
+
+
+class PPOAgent(Agent):
+    """Batched masked inference of a frozen actor network.
+
+    Args:
+        actor: module mapping observations ``(N, D)`` to action logits ``(N, 200)``.
+        name: the agent's name in tournaments.
+        deterministic: masked argmax (True) or a sample of the masked softmax.
+        seed: seed of the sampling generator.
+    """
+
+    def __init__(
+        self, actor: nn.Module, name: str = "ppo", *, deterministic: bool = True, seed: int = 0
+    ) -> None:
+        self.actor = actor.eval()
+        for p in self.actor.parameters():
+            p.requires_grad_(False)
+        self.name = name
+        self.deterministic = deterministic
+        self.seed = seed
+        self._gen = torch.Generator().manual_seed(seed)
+        self.obs_size = _input_size(actor)
+        self.num_players = _players_of(self.obs_size)
+
+    @classmethod
+    def from_sb3(cls, policy: nn.Module, name: str = "ppo", **kwargs: object) -> PPOAgent:
+        """A frozen copy of the actor of a sb3-contrib ``MaskableActorCriticPolicy``."""
+        extractor = (
+            policy.pi_features_extractor
+            if hasattr(policy, "pi_features_extractor")
+            else policy.features_extractor
+        )
+        actor = nn.Sequential(
+            copy.deepcopy(extractor),
+            copy.deepcopy(policy.mlp_extractor.policy_net),
+            copy.deepcopy(policy.action_net),
+        ).to("cpu")
+        return cls(actor, name, **kwargs)  # type: ignore[arg-type]
+
+    def setup(self, rules: Rules) -> None:
+        if observation_size(rules) != self.obs_size:
+            raise ValueError(
+                f"{self.name} was trained on observations of {self.obs_size} slots "
+                f"({self.num_players} players); these rules have {rules.num_players} players"
+            )
+        self.rules = rules
+
+    def reset(self, n: int) -> None:
+        self._gen = torch.Generator().manual_seed(self.seed)
+
+    def logits(self, obs: np.ndarray, mask: np.ndarray) -> torch.Tensor:
+        """Masked action logits ``(N, 200)`` (illegal actions at ``-inf``)."""
+        with torch.no_grad():
+            x = torch.as_tensor(np.asarray(obs, dtype=np.float32))
+            out = self.actor(x)
+            return out.masked_fill(~torch.as_tensor(np.asarray(mask, dtype=np.bool_)), float("-inf"))
+
+    def act(self, obs: np.ndarray, mask: np.ndarray, slots: np.ndarray | None = None) -> np.ndarray:
+        if len(obs) == 0:
+            return np.zeros(0, dtype=np.int64)
+        logits = self.logits(obs, mask)
+        if self.deterministic:
+            return logits.argmax(dim=1).numpy().astype(np.int64)
+        probs = torch.softmax(logits, dim=1)
+        return torch.multinomial(probs, 1, generator=self._gen).squeeze(1).numpy().astype(np.int64)
+
+    def __call__(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """The ``(obs, mask) -> actions`` form the environments take as an opponent."""
+        return self.act(obs, mask)
+
+
+def load_policy(
+    path: str | Path, *, name: str | None = None, deterministic: bool = True, seed: int = 0
+) -> PPOAgent:
+    """The agent of a MaskablePPO checkpoint (``.zip`` written by ``kanaszta train``).
+
+    ``name`` defaults to the file's stem (``runs/x/final.zip`` -> ``"ppo:final"``).
+    """
+    from sb3_contrib import MaskablePPO
+
+    path = Path(path)
+    if not path.exists():
+        raise FileNotFoundError(f"no checkpoint at {path}")
+    # schedules are not needed for inference; replacing them avoids unpickling closures
+    custom = {"learning_rate": 0.0, "lr_schedule": lambda _: 0.0, "clip_range": lambda _: 0.0}
+    model = MaskablePPO.load(path, device="cpu", custom_objects=custom)
+    label = name or f"ppo:{path.parent.name}/{path.stem}"
+    return PPOAgent.from_sb3(model.policy, label, deterministic=deterministic, seed=seed)
+
+
+def _input_size(actor: nn.Module) -> int:
+    for module in actor.modules():
+        if isinstance(module, nn.Linear):
+            return int(module.in_features)
+    raise ValueError("the actor has no linear layer")
+
+
+def _players_of(obs_size: int) -> int:
+    for players in (2, 3, 4):
+        if observation_size(Rules(num_players=players)) == obs_size:
+            return players
+    raise ValueError(f"observations of {obs_size} slots match no number of players")

@@ -1,0 +1,143 @@
+"""Potential-based reward shaping computed from the learner's observation.
+
+A hand lasts a few hundred learner decisions and pays its reward only at the
+end, so each learner step also receives ``coef * (gamma * phi(s') - phi(s))``
+(Ng, Harada and Russell 1999), with ``phi(terminal) = 0``. Over a hand the
+extra rewards telescope to ``-coef * phi(s_0)``, which does not depend on the
+policy: the optimal policy is unchanged, only credit arrives earlier.
+
+The potential is "my hand score if the hand ended now, minus the opponents'
+public estimate", read from the observation alone (R16):
+
+* table: card values of the groups (R16.4), canasta bases (R11), red threes
+  (100 each, 800 for four), twins (100), separate heart aces (500);
+* hand: minus the card values of the cards in hand (a black three -100),
+  weighted by ``hand_weight`` (a big pickup fills the hand before it is melded);
+  an opponent's hand is estimated from the cards known to be in it plus, for
+  the rest, the mean value of the cards the learner cannot locate.
+
+``phi = scale * (mine - mean of the others)`` with the same ``scale`` as the
+hand-end reward. Going-out bonuses are not in ``phi``: they arrive with the
+real reward.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from stable_baselines3.common.vec_env import VecEnv, VecEnvWrapper
+from stable_baselines3.common.vec_env.base_vec_env import VecEnvStepReturn
+
+from kanaszta_env import Rules
+from kanaszta_env.cards import CARD_VALUE, SLOT_TYPE, TYPE_COPIES
+from kanaszta_env.core.observe import HAND_SIZE_SCALE, TWINS_SCALE
+from kanaszta_env.core.score import HAND_PENALTY
+from kanaszta_env.encoding import observation_spec
+
+CANASTA_BASE = np.array([200.0, 300.0, 400.0, 500.0, 600.0])  # R11, in the order of the observation
+_COPIES = TYPE_COPIES.astype(np.float64)
+_VALUE = CARD_VALUE.astype(np.float64)
+_PENALTY = HAND_PENALTY.astype(np.float64)  # a black three left in hand costs 100 (R1.6)
+_SLOT_COPIES = np.where(SLOT_TYPE >= 0, _COPIES[np.maximum(SLOT_TYPE, 0)], 0.0)  # (12, 9)
+_SLOT_VALUE = np.where(SLOT_TYPE >= 0, _VALUE[np.maximum(SLOT_TYPE, 0)], 0.0)
+
+
+class ScoreEstimate:
+    """``phi`` of a batch of observations (see the module docstring)."""
+
+    def __init__(self, rules: Rules, scale: float = 1e-3, hand_weight: float = 0.5) -> None:
+        self.players = rules.num_players
+        self.scale = scale
+        self.hand_weight = hand_weight
+        self.offsets: dict[str, tuple[int, tuple[int, ...]]] = {}
+        c = 0
+        for piece in observation_spec(rules):
+            self.offsets[piece.name] = (c, piece.shape)
+            c += piece.size
+        self.size = c
+
+    def _piece(self, obs: np.ndarray, name: str) -> np.ndarray:
+        start, shape = self.offsets[name]
+        size = int(np.prod(shape))
+        return obs[:, start : start + size].astype(np.float64).reshape(len(obs), *shape)
+
+    def scores(self, obs: np.ndarray) -> np.ndarray:
+        """(N, P) estimated hand score of each player, the observer first."""
+        groups = np.rint(self._piece(obs, "group_cards") * _SLOT_COPIES)  # (N, P, 12, 9) card counts
+        table = (groups * _SLOT_VALUE).sum(axis=(2, 3))
+        table += (self._piece(obs, "canasta") * CANASTA_BASE).sum(axis=(2, 3))
+        coll = self._piece(obs, "collection")  # (N, P, 4)
+        red = np.rint((coll[:, :, 1] + coll[:, :, 2]) * 2)
+        table += np.where(red >= 4, 800.0, 100.0 * red)
+        table += np.rint(coll[:, :, 0] * 2) * 500.0
+        state = self._piece(obs, "player_state")  # (N, 3, P)
+        table += np.rint(state[:, 0, :] * TWINS_SCALE) * 100.0
+        # hands: the observer's exactly, the others' estimated
+        own = np.rint(self._piece(obs, "hand") * _COPIES) @ _PENALTY  # (N,)
+        known = np.rint(self._piece(obs, "known") * _COPIES)  # (N, P, 53)
+        unknown = np.rint(self._piece(obs, "unknown") * _COPIES)  # (N, 53)
+        n_unknown = unknown.sum(axis=1)
+        mean_unknown = np.divide(unknown @ _PENALTY, n_unknown, out=np.zeros(len(obs)), where=n_unknown > 0)
+        sizes = np.rint(state[:, 1, :] * HAND_SIZE_SCALE)  # (N, P)
+        rest = np.maximum(sizes - known.sum(axis=2), 0.0)
+        hands = known @ _PENALTY + rest * mean_unknown[:, None]
+        hands[:, 0] = own
+        return table - self.hand_weight * hands
+
+    def __call__(self, obs: np.ndarray) -> np.ndarray:
+        """(N,) potential: scaled own estimate minus the others' mean."""
+        s = self.scores(obs)
+        return self.scale * (s[:, 0] - s[:, 1:].mean(axis=1))
+
+
+class ShapedReward(VecEnvWrapper):
+    """Adds ``coef * (gamma * phi(s') - phi(s))`` to each learner reward.
+
+    ``phi`` of a finished hand is 0, so the step that ends a hand pays the real
+    reward minus ``coef * phi(s)``. ``win_bonus`` (not a shaping: it changes
+    the objective) adds ``+win_bonus`` to the reward of a hand won and
+    ``-win_bonus`` to one lost, read from the sign of the hand-end reward
+    (the score difference), so the learner values winning reliably, not only
+    by much. With ``bootstrap_truncation=False`` a
+    turn-limit truncation is reported as the hand's end (it is scored, R16.6,
+    and the turn count is in the observation), so PPO does not bootstrap it.
+    """
+
+    def __init__(
+        self,
+        venv: VecEnv,
+        potential: ScoreEstimate,
+        *,
+        coef: float = 1.0,
+        gamma: float = 0.995,
+        bootstrap_truncation: bool = False,
+        win_bonus: float = 0.0,
+    ) -> None:
+        super().__init__(venv)
+        self.win_bonus = win_bonus
+        self.potential = potential
+        self.coef = coef
+        self.gamma = gamma
+        self.bootstrap_truncation = bootstrap_truncation
+        self._phi = np.zeros(venv.num_envs)
+
+    def reset(self) -> np.ndarray:
+        obs = self.venv.reset()
+        self._phi = self.potential(obs) if self.coef else np.zeros(self.num_envs)
+        return obs
+
+    def step_wait(self) -> VecEnvStepReturn:
+        obs, rewards, dones, infos = self.venv.step_wait()
+        rewards = rewards.astype(np.float64)
+        if self.win_bonus:
+            rewards += self.win_bonus * np.sign(rewards) * dones
+        if self.coef:
+            phi = self.potential(obs)
+            following = np.where(dones, 0.0, phi)
+            rewards += self.coef * (self.gamma * following - self._phi)
+            self._phi = phi
+        if not self.bootstrap_truncation:
+            for i in np.flatnonzero(dones):
+                if infos[i].get("TimeLimit.truncated"):
+                    infos[i]["TimeLimit.truncated"] = False
+                    infos[i]["turn_limit"] = True
+        return obs, rewards.astype(np.float32), dones, infos

@@ -1,0 +1,267 @@
+"""``kanaszta train``: MaskablePPO self-play on the batched environment.
+
+Reads top to bottom: build the opponent pool and the environment, build or
+load the model, attach the callbacks (opponent draws, snapshots, evaluations,
+checkpoints, wall-time limit), learn, then write the final report and the
+learning curve next to the checkpoints.
+
+Output folder (``run_dir``)::
+
+    config.json        the TrainConfig of the run
+    latest.zip         newest checkpoint (MaskablePPO.save), also step_*.zip
+    final.zip          the model at the end of training
+    snapshots/*.pt     frozen learners of the self-play pool
+    history.json       periodic evaluations against the bots
+    report.json/.md    final evaluation: score difference, win rate (95 % intervals), Elo
+    learning_curve.png evaluation score difference and win rate over training steps
+    tb/                TensorBoard logs (losses/, rollout/, eval/, pool/)
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import torch
+from sb3_contrib import MaskablePPO
+from stable_baselines3.common.callbacks import BaseCallback, CallbackList
+from stable_baselines3.common.utils import set_random_seed
+from stable_baselines3.common.vec_env import VecEnv, VecMonitor
+
+from .config import TrainConfig, parse_weights, save_config
+from .evaluate import evaluate_against_bots, plot_learning_curve, write_report
+from .opponents import OpponentPool, PoolVecEnv
+from .policy import PPOAgent
+from .shaping import ScoreEstimate, ShapedReward
+
+
+@dataclass
+class TrainResult:
+    """What :func:`train` returns."""
+
+    run_dir: Path
+    final_checkpoint: Path
+    timesteps: int
+    seconds: float
+    steps_per_second: float
+    report: dict | None
+
+
+def build_env(config: TrainConfig, pool: OpponentPool) -> tuple[VecEnv, PoolVecEnv]:
+    """The training VecEnv (pool -> monitor of the real reward -> shaping) and its pool layer."""
+    rules = config.rules()
+    base = PoolVecEnv(
+        config.num_envs, rules, pool, slots=config.opponent_slots, reward_scale=config.reward_scale
+    )
+    base.seed(config.seed)
+    monitored = VecMonitor(base)  # logs the unshaped hand reward (rollout/ep_rew_mean)
+    potential = ScoreEstimate(rules, scale=config.reward_scale, hand_weight=config.shaping_hand_weight)
+    env = ShapedReward(
+        monitored,
+        potential,
+        coef=config.shaping,
+        gamma=config.gamma,
+        bootstrap_truncation=config.bootstrap_truncation,
+        win_bonus=config.win_bonus,
+    )
+    return env, base
+
+
+def build_model(config: TrainConfig, env: VecEnv, tb_dir: str | None) -> MaskablePPO:
+    """A fresh MaskablePPO, or the checkpoint of ``config.resume`` attached to ``env``."""
+    if config.resume:
+        return MaskablePPO.load(config.resume, env=env, device="cpu", tensorboard_log=tb_dir)
+    lr: float | object = config.learning_rate
+    if config.anneal_lr:
+        start = config.learning_rate
+        lr = lambda progress: start * progress  # noqa: E731  (SB3 passes the remaining fraction)
+    arch = [int(n) for n in config.net_arch]
+    return MaskablePPO(
+        "MlpPolicy",
+        env,
+        learning_rate=lr,  # type: ignore[arg-type]
+        n_steps=config.n_steps,
+        batch_size=config.batch_size,
+        n_epochs=config.n_epochs,
+        gamma=config.gamma,
+        gae_lambda=config.gae_lambda,
+        clip_range=config.clip_range,
+        ent_coef=config.ent_coef,
+        vf_coef=config.vf_coef,
+        max_grad_norm=config.max_grad_norm,
+        target_kl=config.target_kl or None,
+        policy_kwargs={"net_arch": {"pi": arch, "vf": arch}},
+        tensorboard_log=tb_dir,
+        seed=config.seed,
+        device="cpu",
+        verbose=0,
+    )
+
+
+class SelfPlayCallback(BaseCallback):
+    """Draws the slots' opponents at every rollout and adds learner snapshots to the pool."""
+
+    def __init__(self, pool: OpponentPool, env: PoolVecEnv, every: int, folder: Path, first: int) -> None:
+        super().__init__()
+        self.pool, self.env, self.every, self.folder = pool, env, every, folder
+        self.next_at = first
+
+    def _on_rollout_start(self) -> None:
+        if "self" in self.pool.weights and self.num_timesteps >= self.next_at:
+            self.snapshot()
+        names = self.env.resample()
+        for name in set(names):
+            self.logger.record(f"pool/share_{name.split(':')[0]}", names.count(name) / len(names))
+
+    def snapshot(self) -> None:
+        name = f"self@{self.num_timesteps}"
+        agent = PPOAgent.from_sb3(self.model.policy, name, deterministic=False, seed=self.num_timesteps)
+        self.pool.add_snapshot(agent)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        torch.save({"name": name, "actor": agent.actor}, self.folder / f"{self.num_timesteps:012d}.pt")
+        self.next_at = self.num_timesteps + self.every
+        self.logger.record("pool/snapshots", len(self.pool.snapshots))
+
+    def _on_step(self) -> bool:
+        return True
+
+
+class EvalCheckpointCallback(BaseCallback):
+    """Periodic evaluations against the bots, checkpoints, and the wall-time limit."""
+
+    def __init__(self, config: TrainConfig, run_dir: Path, history: list[dict], started: float) -> None:
+        super().__init__()
+        self.config, self.run_dir, self.history, self.started = config, run_dir, history, started
+        self.next_eval = self.next_ckpt = 0
+
+    def _on_training_start(self) -> None:
+        c = self.config
+        now = self.num_timesteps
+        self.next_eval = now + c.eval_every if c.eval_every else 1 << 62
+        self.next_ckpt = now + c.checkpoint_every if c.checkpoint_every else 1 << 62
+
+    def _on_step(self) -> bool:
+        n = self.num_timesteps
+        if n >= self.next_ckpt:
+            self.save(self.run_dir / f"step_{n:09d}.zip")
+            self.next_ckpt += self.config.checkpoint_every
+        if n >= self.next_eval:
+            self.evaluate()
+            self.next_eval += self.config.eval_every
+        limit = self.config.max_minutes * 60
+        return not (limit and time.time() - self.started > limit)
+
+    def evaluate(self) -> None:
+        c = self.config
+        agent = PPOAgent.from_sb3(self.model.policy, "ppo")
+        bots = [b for b in c.eval_bots.split(",") if b]
+        rows = evaluate_against_bots(agent, bots, c.eval_rules(), hands=c.eval_hands, seed=c.eval_seed)
+        for row in rows:
+            row["step"] = self.num_timesteps
+            row["minutes"] = (time.time() - self.started) / 60
+            self.history.append(row)
+            self.logger.record(f"eval/{row['bot']}_score_diff", row["mean_diff"])
+            self.logger.record(f"eval/{row['bot']}_win_rate", row["win_rate"])
+        (self.run_dir / "history.json").write_text(json.dumps(self.history, indent=1), encoding="utf-8")
+
+    def save(self, path: Path) -> None:
+        self.model.save(path)
+        self.model.save(self.run_dir / "latest.zip")
+
+
+def _load_previous(config: TrainConfig, pool: OpponentPool) -> list[dict]:
+    """History and snapshots of the run a resumed checkpoint comes from."""
+    if not config.resume:
+        return []
+    source = Path(config.resume).parent
+    for path in sorted((source / "snapshots").glob("*.pt")):
+        saved = torch.load(path, weights_only=False)
+        pool.add_snapshot(PPOAgent(saved["actor"], saved["name"], deterministic=False))
+    history = source / "history.json"
+    return json.loads(history.read_text(encoding="utf-8")) if history.exists() else []
+
+
+def train(config: TrainConfig) -> TrainResult:
+    """Train as ``config`` says; write checkpoints, logs, report and curve to ``config.run_dir``."""
+    config.validate()
+    run_dir = Path(config.run_dir)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    save_config(config, run_dir / "config.json")
+    torch.set_num_threads(max(1, config.torch_threads))
+    set_random_seed(config.seed)
+    started = time.time()
+
+    pool = OpponentPool(
+        parse_weights(config.opponents),
+        config.rules(),
+        max_snapshots=config.max_snapshots,
+        latest_prob=config.latest_snapshot_prob,
+        seed=config.seed,
+    )
+    history = _load_previous(config, pool)
+    if "self" in pool.weights and not pool.snapshots and len(pool.weights) == 1:
+        raise ValueError("a pool of only 'self' needs a first opponent: add a bot (e.g. random:1)")
+    env, base = build_env(config, pool)
+    tb_dir = str(run_dir / "tb") if config.tensorboard else None
+    model = build_model(config, env, tb_dir)
+    start_steps = model.num_timesteps
+    remaining = config.total_timesteps - start_steps
+    selfplay = SelfPlayCallback(pool, base, config.snapshot_every, run_dir / "snapshots", first=start_steps)
+    periodic = EvalCheckpointCallback(config, run_dir, history, started)
+    if remaining > 0:
+        model.learn(
+            total_timesteps=remaining,
+            callback=CallbackList([selfplay, periodic]),
+            reset_num_timesteps=not config.resume,
+            progress_bar=config.progress_bar,
+            tb_log_name="ppo",
+        )
+    seconds = time.time() - started
+    trained = model.num_timesteps - start_steps
+    final = run_dir / "final.zip"
+    model.save(final)
+    model.save(run_dir / "latest.zip")
+    if config.eval_every and (not history or history[-1]["step"] != model.num_timesteps):
+        periodic.evaluate()  # the curve's last point
+    report = None
+    if config.final_eval_hands:
+        agent = PPOAgent.from_sb3(model.policy, "ppo")
+        bots = [b for b in config.final_eval_bots.split(",") if b]
+        report = write_report(
+            agent,
+            bots,
+            config.eval_rules(),
+            hands=config.final_eval_hands,
+            seed=config.eval_seed + 10_000_000,
+            run_dir=run_dir,
+            extra={
+                "timesteps": int(model.num_timesteps),
+                "train_seconds": round(seconds, 1),
+                "train_steps_per_second": round(trained / max(seconds, 1e-9), 1),
+            },
+        )
+    if history:
+        plot_learning_curve(history, run_dir / "learning_curve.png")
+    env.close()
+    return TrainResult(
+        run_dir, final, int(model.num_timesteps), seconds, trained / max(seconds, 1e-9), report
+    )
+
+
+def summary(result: TrainResult) -> str:
+    """Human-readable lines about a finished run."""
+    lines = [
+        f"trained {result.timesteps:,} learner decisions in {result.seconds / 60:.1f} min "
+        f"({result.steps_per_second:,.0f} steps/s incl. updates and evaluations)",
+        f"checkpoint: {result.final_checkpoint}",
+    ]
+    if result.report:
+        lines.append(result.report["text"])
+    if (result.run_dir / "learning_curve.png").exists():
+        lines.append(f"learning curve: {result.run_dir / 'learning_curve.png'}")
+    return "\n".join(lines)
+
+
+__all__ = ["TrainResult", "build_env", "build_model", "summary", "train"]
