@@ -72,8 +72,10 @@ def _unavailable(error: Exception) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``kanaszta`` command line."""
     args = build_parser().parse_args(argv)
-    result = args.func(args)
-    return int(result or 0)
+    func = getattr(args, "func", None)
+    if func is None:  # providers may dispatch on ``args.command`` in their ``run``
+        func = importlib.import_module(_PROVIDERS[args.command]).run
+    return int(func(args) or 0)
 
 
 if __name__ == "__main__":
