@@ -10,6 +10,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python -m pip install --quiet torch==2.13.0
-python -m pip install --quiet -e ".[train]"
+python -m pip install --quiet -e ".[rl]"
 export NUMBA_CACHE_DIR="${NUMBA_CACHE_DIR:-$HOME/.cache/kanaszta-numba}"
 python -m training.cli train --run-dir runs/quickstart "$@"
