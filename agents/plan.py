@@ -23,6 +23,10 @@ from numba import njit
 from kanaszta_env import actions as A
 from kanaszta_env.cards import GROUP_CARD_VALUE, HEART_ACE, JOKER, NATURAL_RANKS, NUM_TYPES, WILD_GROUP
 
+# R10.2 group legality: the rules core's one implementation
+from kanaszta_env.core.melds import max_wilds
+from kanaszta_env.core.melds import natural_group_legal as _legal
+
 NG = 11  # natural groups
 G = 12
 NAT_TYPE = np.array([[r * 4 + s for s in range(4)] for r in NATURAL_RANKS], dtype=np.int64)
@@ -44,22 +48,6 @@ P_SIZE = 8
 PLAN_OK = 0
 PLAN_INVALID = -1  # the cards laid this turn cannot end legal: withdraw
 _NO_HOME = -2
-
-
-@njit(cache=True)
-def max_wilds(n: int) -> int:
-    """Most wilds a group of ``n`` naturals may hold (R10.2)."""
-    if n <= 0 or n >= 7:
-        return 0
-    return min(n - 1, 7 - n)
-
-
-@njit(cache=True)
-def _legal(f: int, w: int) -> bool:
-    size = f + w
-    if size < 3 or size > 8:
-        return False
-    return w <= max_wilds(f) or (w == 0 and f == 8)
 
 
 @njit(cache=True)

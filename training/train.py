@@ -253,8 +253,8 @@ def train(config: TrainConfig) -> TrainResult:
 def summary(result: TrainResult) -> str:
     """Human-readable lines about a finished run."""
     lines = [
-        f"trained {result.timesteps:,} learner decisions in {result.seconds / 60:.1f} min "
-        f"({result.steps_per_second:,.0f} steps/s incl. updates and evaluations)",
+        f"model at {result.timesteps:,} learner decisions; this run: {result.seconds / 60:.1f} min, "
+        f"{result.steps_per_second:,.0f} steps/s (updates and evaluations included)",
         f"checkpoint: {result.final_checkpoint}",
     ]
     if result.report:
