@@ -2,13 +2,28 @@
 
 Every agent implements the batched interface of :class:`agents.base.Agent`
 (observations and legal masks in, actions out) and sees only what the player
-it seats sees.
+it seats sees. Bots: :class:`RandomBot`, :class:`GreedyBot`,
+:class:`HeuristicBot`, :class:`SearchBot`; :func:`make_agent` builds one from
+a name such as ``"search:samples=24"``.
 """
 
 from __future__ import annotations
 
 from .base import Agent, BatchResult, PolicyAgent, play_batch
 from .greedy import GreedyBot
+from .heuristic import HeuristicBot
 from .random_bot import RandomBot
+from .registry import make_agent
+from .search import SearchBot
 
-__all__ = ["Agent", "BatchResult", "GreedyBot", "PolicyAgent", "RandomBot", "play_batch"]
+__all__ = [
+    "Agent",
+    "BatchResult",
+    "GreedyBot",
+    "HeuristicBot",
+    "PolicyAgent",
+    "RandomBot",
+    "SearchBot",
+    "make_agent",
+    "play_batch",
+]

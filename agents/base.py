@@ -44,6 +44,11 @@ class Agent:
         """One legal action id per row of ``obs`` (N, D) / ``mask`` (N, 200)."""
         raise NotImplementedError
 
+    def __call__(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """``policy(obs, mask)``: the callable form the environment wrappers take
+        as opponents (``KanasztaGymEnv(opponents=HeuristicBot())``)."""
+        return self.act(obs, mask)
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}(name={self.name!r})"
 

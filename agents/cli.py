@@ -44,6 +44,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     t.add_argument("--deals", type=int, default=200, help="duplicate deals per pair (two hands each)")
     t.add_argument("--seed", type=int, default=0, help="deal d uses seed SEED + d")
     t.add_argument("--episode", choices=("hand", "game"), default="hand", help="score hands or whole games")
+    t.add_argument(
+        "--chain",
+        action="store_true",
+        help="only neighbours in the given order play (a-b, b-c, ...): a ladder instead of all pairs",
+    )
     t.add_argument("--batch", type=int, default=256, help="deals played at once")
     t.add_argument("--out", default=None, help="write OUT.json, OUT.csv and OUT.png")
     t.add_argument("--records", default=None, help="save every game as a record (JSON lines)")
@@ -95,7 +100,8 @@ def _tournament(args: argparse.Namespace) -> int:
         raise SystemExit("each agent may appear once")
     agents = {spec: make_agent(spec, rules, seed=args.seed) for spec in args.agents}
     records = [] if args.records else None
-    result = round_robin(rules, agents, args.deals, seed=args.seed, batch=args.batch,
+    pairs = list(zip(args.agents[:-1], args.agents[1:], strict=True)) if args.chain else None
+    result = round_robin(rules, agents, args.deals, seed=args.seed, batch=args.batch, pairs=pairs,
                          progress=not args.no_progress, records=records, boot=args.bootstrap)  # fmt: skip
     print(format_table(result))
     if args.out:

@@ -37,7 +37,7 @@ from .common import (
     rank_count,
 )
 from .plan import P_KEEP, P_MIN_LEFT, P_NEW_GROUPS, P_PAIRS, P_SPARE_WILDS, P_WANT_OUT
-from .view import I_CUT_INDEX, I_HEART_ACES, I_PHASE, I_PICKUP_GROUP, View, cut_card, decode
+from .view import I_CUT_INDEX, I_HEART_ACES, I_PHASE, I_PICKUP_GROUP, View, decode
 
 _VALUE = CARD_VALUE.astype(np.int64)
 
@@ -71,7 +71,7 @@ def greedy_row(obs, mask, lay, v, opt, reserve, tn, tw) -> int:
     decode(obs, lay, v)
     phase = v.info[I_PHASE]
     if phase == PHASE_CUT:
-        t = cut_card(obs, lay, v.info[I_CUT_INDEX])
+        t = v.cut[v.info[I_CUT_INDEX]] if v.info[I_CUT_INDEX] < 3 else -1
         if t >= 0 and (IS_WILD[t] or IS_RED_THREE[t] or t // 4 == 0):
             return A.KEEP
         return A.LEAVE

@@ -78,7 +78,6 @@ from .view import (
     I_STOCK_N,
     I_TOP,
     View,
-    cut_card,
     decode,
 )
 
@@ -333,10 +332,17 @@ def want_out(v: View, prm: np.ndarray, tn: np.ndarray, tw: np.ndarray) -> bool:
 
 @njit(cache=True)
 def heuristic_row(obs, mask, lay, v, opt, reserve, tn, tw, prm) -> int:
+    """The heuristic's action for one observation row (decoded into ``v``)."""
     decode(obs, lay, v)
+    return heuristic_view(mask, v, opt, reserve, tn, tw, prm)
+
+
+@njit(cache=True)
+def heuristic_view(mask, v, opt, reserve, tn, tw, prm) -> int:
+    """The heuristic's action for a decoded view ``v``."""
     phase = v.info[I_PHASE]
     if phase == PHASE_CUT:
-        t = cut_card(obs, lay, v.info[I_CUT_INDEX])
+        t = v.cut[v.info[I_CUT_INDEX]] if v.info[I_CUT_INDEX] < 3 else -1
         if t >= 0 and (IS_WILD[t] or IS_RED_THREE[t] or t // 4 == 0):
             return A.KEEP
         return A.LEAVE

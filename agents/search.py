@@ -16,11 +16,15 @@ simulation:
 4. choose the candidate with the best mean (common random numbers: every
    candidate sees the same samples).
 
-Melding, the cut and the pickup's obligatory meld are played by the
+At the start of its melding the bot also compares the heuristic's melding
+modes (go out now, keep cards back until a canasta, meld freely) when they
+lead to different melds, and keeps the chosen mode for the rest of the turn
+(per ``slots``). The cut and the pickup's obligatory meld are played by the
 heuristic. Every simulation runs in compiled code on the rules core
-(``apply_action``, ``legal_row``, ``encode_row``); decisions are a pure
-function of the observation and the bot's seed, so re-dealing cards it cannot
-see never changes them.
+(``apply_action``, ``legal_row``); the simulated players decide from
+:func:`agents.view.fill_view`, which equals decoding their encoded
+observation. Decisions are a pure function of the observation and the bot's
+seed, so re-dealing cards it cannot see never changes them.
 """
 
 from __future__ import annotations
@@ -34,15 +38,14 @@ from kanaszta_env.cards import NUM_TYPES
 from kanaszta_env.core.game import apply_action
 from kanaszta_env.core.legal import legal_row
 from kanaszta_env.core.melds import group_card_value
-from kanaszta_env.core.observe import encode_row
 from kanaszta_env.core.score import HAND_PENALTY, hand_base
 from kanaszta_env.core.state import new_state
 
 from .common import PHASE_DISCARD, PHASE_DRAW, PHASE_MELD, PHASE_OVER, CompiledBot
 from .determinise import determinise
-from .heuristic import H_MODE, discard_costs, heuristic_row, meld_plan, params_vector
+from .heuristic import H_MODE, discard_costs, heuristic_row, heuristic_view, meld_plan, params_vector
 from .plan import PLAN_OK
-from .view import I_CHANGED, I_LIFTED, I_PHASE, O_PROGRESS, decode
+from .view import I_CHANGED, I_LIFTED, I_PHASE, O_PROGRESS, decode, fill_view
 
 MODE0 = -10  # candidate code of melding mode m (heuristic.meld_plan): MODE0 - m
 
@@ -76,7 +79,7 @@ def evaluate(s, b: int, start_hand: int, hand_weight: float) -> float:
 
 
 @njit(cache=True)
-def rollout(s, cfg, b, lay, prm, v, opt, reserve, tn, tw, obs, row, rewards, end_turn: int, one_turn: bool):
+def rollout(s, cfg, b, prm, v, opt, reserve, tn, tw, row, rewards, end_turn: int, one_turn: bool):
     """Play game ``b`` with the heuristic (weights ``prm``) for every seat until
     the hand ends, turn ``end_turn`` begins, or (``one_turn``) the current turn ends."""
     start_hand = s.hand_number[b]
@@ -89,8 +92,8 @@ def rollout(s, cfg, b, lay, prm, v, opt, reserve, tn, tw, obs, row, rewards, end
         if s.turn[b] >= end_turn and s.phase[b] == PHASE_DRAW:
             return
         legal_row(s, cfg, b, row)
-        encode_row(s, cfg, b, s.to_move[b], obs)
-        a = heuristic_row(obs, row, lay, v, opt, reserve, tn, tw, prm)
+        fill_view(s, cfg, b, s.to_move[b], v)  # = decode(encode_row(...)), without the vector
+        a = heuristic_view(row, v, opt, reserve, tn, tw, prm)
         if a < 0 or not row[a]:
             for x in range(row.shape[0]):
                 if row[x]:
@@ -153,7 +156,7 @@ def _discard_candidates(mask, v, prm, first: int, max_discards: int, out) -> int
 
 @njit(cache=True)
 def _compare(
-    obs, lay, cfg, prm, spec, seed, s, v, opt, reserve, tn, tw, buf, row, rewards, cand, k, values
+    obs, lay, cfg, prm, spec, seed, s, v, opt, reserve, tn, tw, row, rewards, cand, k, values
 ) -> int:
     """Mean simulated value of each of the ``k`` candidates; index of the best
     (the first candidate gets the prior bonus)."""
@@ -173,8 +176,8 @@ def _compare(
                 apply_action(s, cfg, 0, cand[c], rewards)
             else:  # a melding mode for the rest of this turn
                 pm[H_MODE] = MODE0 - cand[c]
-                rollout(s, cfg, 0, lay, pm, v, opt, reserve, tn, tw, buf, row, rewards, end_turn, True)
-            rollout(s, cfg, 0, lay, prm, v, opt, reserve, tn, tw, buf, row, rewards, end_turn, False)
+                rollout(s, cfg, 0, pm, v, opt, reserve, tn, tw, row, rewards, end_turn, True)
+            rollout(s, cfg, 0, prm, v, opt, reserve, tn, tw, row, rewards, end_turn, False)
             total += evaluate(s, 0, start_hand, hand_weight)
         value = total / samples + (prior if c == 0 else 0.0)
         values[c] = value
@@ -186,7 +189,7 @@ def _compare(
 
 @njit(cache=True)
 def search_batch(
-    obs, mask, lay, cfg, prm, spec, seeds, modes_in, s, v, opt, reserve, tn, tw, buf, row, rewards, cand,
+    obs, mask, lay, cfg, prm, spec, seeds, modes_in, s, v, opt, reserve, tn, tw, row, rewards, cand,
     values, out, modes_out,
 ):  # fmt: skip
     """Choose an action for every row. ``spec`` = (samples, horizon, max
@@ -212,7 +215,7 @@ def search_batch(
                     cand[k] = x
                     k += 1
             if k > 1:
-                best = _compare(obs[i], lay, cfg, prm, spec, seeds[i], s, v, opt, reserve, tn, tw, buf, row,
+                best = _compare(obs[i], lay, cfg, prm, spec, seeds[i], s, v, opt, reserve, tn, tw, row,
                                 rewards, cand, k, values[i])  # fmt: skip
                 out[i] = cand[best]
             continue
@@ -225,7 +228,7 @@ def search_batch(
         ):
             k = _mode_candidates(v, prm, opt, reserve, tn, tw, cand)
             if k > 1:
-                best = _compare(obs[i], lay, cfg, prm, spec, seeds[i], s, v, opt, reserve, tn, tw, buf, row,
+                best = _compare(obs[i], lay, cfg, prm, spec, seeds[i], s, v, opt, reserve, tn, tw, row,
                                 rewards, cand, k, values[i])  # fmt: skip
                 mode = MODE0 - cand[best]
                 modes_out[i] = mode
@@ -236,7 +239,7 @@ def search_batch(
             decode(obs[i], lay, v)
             k = _discard_candidates(mask[i], v, pm, a, max_discards, cand)
             if k > 1:
-                best = _compare(obs[i], lay, cfg, prm, spec, seeds[i], s, v, opt, reserve, tn, tw, buf, row,
+                best = _compare(obs[i], lay, cfg, prm, spec, seeds[i], s, v, opt, reserve, tn, tw, row,
                                 rewards, cand, k, values[i])  # fmt: skip
                 out[i] = cand[best]
 
@@ -286,7 +289,6 @@ class SearchBot(CompiledBot):
         super().setup(rules)
         self.cfg = rules.to_config()
         self.sim = new_state(1, rules.num_players)
-        self._buf = np.zeros(self.obs_size, dtype=np.float32)
         self._row = np.zeros(A.NUM_ACTIONS, dtype=np.bool_)
         self._rewards = np.zeros((1, rules.num_players), dtype=np.float64)
         gen = np.random.default_rng(0x5EED)
@@ -327,7 +329,7 @@ class SearchBot(CompiledBot):
         w = self.work
         search_batch(
             obs, mask, self.layout, self.cfg, self.params, self.spec, self._seeds(obs), modes_in, self.sim,
-            w.view, w.opt, w.reserve, w.tn, w.tw, self._buf, self._row, self._rewards, cand, values, out,
+            w.view, w.opt, w.reserve, w.tn, w.tw, self._row, self._rewards, cand, values, out,
             modes_out,
         )  # fmt: skip
         if slots is not None:

@@ -23,6 +23,7 @@ import csv
 import itertools
 import json
 import math
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -106,6 +107,7 @@ class PairResult:
     wins: np.ndarray = field(repr=False)  # (deals,) a's share of the two hands won (draws half)
     score_a: np.ndarray = field(repr=False)  # (deals, 2) a's scores (a in seat 0, a in seat 1)
     score_b: np.ndarray = field(repr=False)
+    seconds: float = 0.0  # wall-clock time of the games
 
     def summary(self) -> dict[str, Any]:
         m, lo, hi = mean_ci(self.diff)
@@ -121,6 +123,7 @@ class PairResult:
             "win_ci95": [max(wlo, 0.0), min(whi, 1.0)],
             "mean_score_a": float(self.score_a.mean()),
             "mean_score_b": float(self.score_b.mean()),
+            "seconds": round(self.seconds, 1),
         }
 
 
@@ -141,6 +144,7 @@ def play_pair(
     if rules.num_players != 2:
         raise ValueError("duplicate tournaments need two-player rules")
     name_a, name_b = names or (a.name, b.name)
+    started = time.perf_counter()
     diff = np.zeros(deals)
     wins = np.zeros(deals)
     score_a = np.zeros((deals, 2))
@@ -171,7 +175,7 @@ def play_pair(
                     make_record(rules, res.actions[k], seed=int(seeds[k]), players=players,
                                 scores=res.scores[k].tolist())
                 )  # fmt: skip
-    return PairResult(name_a, name_b, deals, diff, wins, score_a, score_b)
+    return PairResult(name_a, name_b, deals, diff, wins, score_a, score_b, time.perf_counter() - started)
 
 
 def elo_from_pairs(names: Sequence[str], pairs: Sequence[PairResult], boot: int = 0, seed: int = 0) -> dict:
@@ -204,13 +208,18 @@ def round_robin(
     progress: bool = True,
     records: list[GameRecord] | None = None,
     boot: int = 200,
+    pairs: Sequence[tuple[str, str]] | None = None,
 ) -> dict[str, Any]:
-    """Every pair of ``agents`` plays ``deals`` duplicate deals; returns a
-    JSON-ready dict with the pair summaries, Elo ratings and the settings."""
+    """Every pair of ``agents`` (or only the given ``pairs``) plays ``deals``
+    duplicate deals; returns a JSON-ready dict with the pair summaries, Elo
+    ratings and the settings."""
     names = list(agents)
     if len(names) < 2:
         raise ValueError("a tournament needs at least two agents")
-    pairs_ab = list(itertools.combinations(names, 2))
+    pairs_ab = list(itertools.combinations(names, 2)) if pairs is None else [tuple(p) for p in pairs]
+    for a, b in pairs_ab:
+        if a not in agents or b not in agents or a == b:
+            raise ValueError(f"bad pair ({a!r}, {b!r}): both must be different agents of the tournament")
     bar = None
     if progress:
         from tqdm.auto import tqdm
@@ -228,7 +237,13 @@ def round_robin(
         if bar is not None:
             bar.close()
     return {
-        "settings": {"rules": rules_to_dict(rules), "deals": deals, "seed": seed, "agents": names},
+        "settings": {
+            "rules": rules_to_dict(rules),
+            "deals": deals,
+            "seed": seed,
+            "agents": names,
+            "pairs": [list(p) for p in pairs_ab],
+        },
         "pairs": [r.summary() for r in results],
         "elo": elo_from_pairs(names, results, boot=boot, seed=seed),
         "per_deal": {f"{r.a} vs {r.b}": {"diff": r.diff.tolist(), "wins": r.wins.tolist()} for r in results},

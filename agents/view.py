@@ -15,9 +15,30 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from kanaszta_env.cards import GROUP_SLOTS, NUM_GROUPS, NUM_TYPES, TYPE_COPIES
+from kanaszta_env.cards import (
+    GROUP_SLOTS,
+    HEART_ACE,
+    IS_BLACK_THREE,
+    JOKER,
+    NUM_GROUPS,
+    NUM_TYPES,
+    RED_THREES,
+    SLOT_TYPE,
+    TYPE_COPIES,
+    TYPE_GROUP,
+    WILD_TYPES,
+)
+from kanaszta_env.core.legal import opening_minimum
+from kanaszta_env.core.melds import opening_value
 from kanaszta_env.encoding import observation_spec
-from kanaszta_env.rules import Rules
+from kanaszta_env.rules import (
+    CFG_EPISODE_GAME,
+    CFG_HEART_ACES,
+    CFG_MAX_HANDS,
+    CFG_MAX_TURNS,
+    CFG_PLAYERS,
+    Rules,
+)
 
 #: pieces of the observation the bots read, in the order of the ``O_*`` indices
 PIECES = (
@@ -64,6 +85,11 @@ L_HEART_ACES = L_PLAYERS + 4
 L_SIZE = L_PLAYERS + 5
 
 _COPIES = TYPE_COPIES.astype(np.int64)
+_PHASE_CUT = 0
+_PHASE_OVER = 5
+_WILD_SLOT = np.full(NUM_TYPES, -1, dtype=np.int64)
+for _k, _t in enumerate(WILD_TYPES):
+    _WILD_SLOT[_t] = _k
 _SLOT_COPIES = np.array([2, 2, 2, 2, 2, 2, 2, 2, 8], dtype=np.int64)
 # scales of the counts (the encoder's, see kanaszta_env.core.observe)
 _HAND_SIZE_SCALE = 64.0
@@ -110,6 +136,7 @@ class View(NamedTuple):
     heart_aces: np.ndarray  # (P,) separate heart aces laid
     locked: np.ndarray  # (12, 2) small/big wilds put into each group this turn
     laid: np.ndarray  # (12, 5) this turn against the checkpoint (encoder's order)
+    cut: np.ndarray  # (3,) the cut cards in the cut phase, else -1
     info: np.ndarray  # scalars, indexed by the I_* constants
 
 
@@ -138,6 +165,7 @@ def new_view(players: int) -> View:
         heart_aces=np.zeros(players, i64),
         locked=np.zeros((NUM_GROUPS, 2), i64),
         laid=np.zeros((NUM_GROUPS, 5), i64),
+        cut=np.zeros(3, i64),
         info=np.zeros(I_SIZE, i64),
     )
 
@@ -226,9 +254,113 @@ def decode(obs: np.ndarray, lay: np.ndarray, v: View) -> None:
         if obs[cd + 2 * i] < 0.5 and obs[cd + 2 * i + 1] < 0.5:
             info[I_CUT_INDEX] = i
             break
+    for i in range(3):
+        v.cut[i] = _argmax(obs, lay[O_CUT_CARDS] + NUM_TYPES * i, NUM_TYPES)
 
 
 @njit(cache=True)
-def cut_card(obs: np.ndarray, lay: np.ndarray, i: int) -> int:
-    """Type of the ``i``-th cut card (cut phase only), or -1."""
-    return _argmax(obs, lay[O_CUT_CARDS] + NUM_TYPES * i, NUM_TYPES)
+def fill_view(s, cfg, b: int, p: int, v: View) -> None:
+    """Player ``p``'s view of game ``b`` straight from the state: the same
+    numbers as ``decode(encode_row(s, cfg, b, p))``, without the float vector
+    (the search bot's simulations use it; a test checks the equality)."""
+    P = cfg[CFG_PLAYERS]
+    info = v.info
+    info[:] = 0
+    phase = s.phase[b]
+    mover = s.to_move[b]
+    info[I_PLAYERS] = P
+    info[I_HEART_ACES] = cfg[CFG_HEART_ACES]
+    info[I_PHASE] = phase
+    info[I_MOVER] = (mover - p + P) % P
+    info[I_STARTER_OFFSET] = (p - s.starter[b] + P) % P
+    info[I_TURN] = min(s.turn[b], cfg[CFG_MAX_TURNS])
+    info[I_HAND_NUMBER] = min(s.hand_number[b], cfg[CFG_MAX_HANDS]) if cfg[CFG_EPISODE_GAME] == 1 else 0
+    n = s.pile_len[b]
+    known_bottom = min(s.stock_known[b], s.stock_len[b])
+    v.pile[:] = 0
+    v.stock_bottom[:] = 0
+    for i in range(n):
+        v.pile[s.pile[b, i]] += 1
+    for i in range(known_bottom):
+        v.stock_bottom[s.stock[b, i]] += 1
+    for t in range(NUM_TYPES):
+        v.hand[t] = s.hand[b, p, t]
+        v.unknown[t] = _COPIES[t] - s.hand[b, p, t] - v.pile[t] - v.stock_bottom[t]
+    for k in range(P):
+        q = (p + k) % P
+        for t in range(NUM_TYPES):
+            v.known[k, t] = s.known[b, q, t]
+            if k > 0:
+                v.unknown[t] -= s.known[b, q, t]
+        for g in range(NUM_GROUPS):
+            for j in range(GROUP_SLOTS):
+                c = s.groups[b, q, g, j]
+                v.groups[k, g, j] = c
+                if c != 0:
+                    v.unknown[SLOT_TYPE[g, j]] -= c
+        v.unknown[HEART_ACE] -= s.sep_heart_aces[b, q]
+        v.unknown[RED_THREES[0]] -= s.red_threes[b, q, 0]
+        v.unknown[RED_THREES[1]] -= s.red_threes[b, q, 1]
+        v.heart_aces[k] = s.sep_heart_aces[b, q]
+        v.red_threes[k] = s.red_threes[b, q, 0] + s.red_threes[b, q, 1]
+        v.twins[k] = min(s.twins[b, q], 10)
+        size = 0
+        for t in range(NUM_TYPES):
+            size += s.hand[b, q, t]
+        v.hand_size[k] = min(size, 64)
+        v.opened[k] = s.opened[b, q]
+        v.free[k] = s.free_pickup[b, q]
+    if phase == _PHASE_CUT:
+        for i in range(3):
+            v.unknown[s.cut_cards[b, i]] -= 1
+            v.cut[i] = s.cut_cards[b, i]
+        info[I_CUT_INDEX] = s.cut_index[b]
+    else:
+        v.cut[:] = -1
+    if s.lifted[b] >= 0:
+        v.unknown[s.lifted[b]] -= 1
+    info[I_TOP] = s.pile[b, n - 1] if n > 0 else -1
+    info[I_TOP_OWNER] = (s.pile_owner[b, n - 1] - p + P) % P if n > 0 else -1
+    info[I_PILE_N] = n
+    info[I_FRESH] = 1 if (s.pile_fresh[b] == 1 and n > 0) else 0
+    if n > 0:
+        top = s.pile[b, n - 1]
+        info[I_FROZEN] = 1 if (IS_BLACK_THREE[top] or top == JOKER or top // 4 == 1) else 0
+    info[I_STOCK_N] = s.stock_len[b]
+    info[I_STOCK_KNOWN] = s.stock_known[b]
+    info[I_MINIMUM] = opening_minimum(s.totals, cfg, b, p)
+    v.locked[:] = 0
+    v.laid[:] = 0
+    info[I_PICKUP_KIND] = -1
+    info[I_PICKUP_GROUP] = -1
+    info[I_LIFTED] = -1
+    info[I_LIFTED_FROM] = -1
+    if phase in (_PHASE_OVER, _PHASE_CUT):
+        return
+    info[I_PICKUP_KIND] = s.pickup_kind[b]
+    if s.pickup_card[b] >= 0:
+        info[I_PICKUP_GROUP] = TYPE_GROUP[s.pickup_card[b]]
+    info[I_PICKUP_FROM_HAND] = min(s.pickup_from_hand[b], 3)
+    info[I_PICKUP_SIZE] = s.pickup_size[b]
+    if s.lifted[b] >= 0:
+        info[I_LIFTED] = _WILD_SLOT[s.lifted[b]]
+        info[I_LIFTED_FROM] = s.lifted_from[b]
+    for g in range(NUM_GROUPS):
+        v.locked[g, 0] = s.locked[b, g, 0]
+        v.locked[g, 1] = s.locked[b, g, 1]
+        dn = 0
+        ds = 0
+        for j in range(4):
+            dn += s.groups[b, mover, g, j] - s.cp_groups[b, g, j]
+            ds += s.groups[b, mover, g, 4 + j] - s.cp_groups[b, g, 4 + j]
+        dj = s.groups[b, mover, g, 8] - s.cp_groups[b, g, 8]
+        v.laid[g, 0] = max(dn, 0)
+        v.laid[g, 1] = max(ds, 0)
+        v.laid[g, 2] = max(dj, 0)
+        v.laid[g, 3] = max(-ds, 0)
+        v.laid[g, 4] = max(-dj, 0)
+    info[I_CHANGED] = s.changed[b]
+    info[I_NEW_ACES] = max(s.sep_heart_aces[b, mover] - s.cp_sep_heart_aces[b], 0)
+    if s.opened[b, mover] == 0:
+        minimum = opening_minimum(s.totals, cfg, b, mover)
+        info[I_OPENING_MET] = 1 if opening_value(s.groups[b, mover]) >= minimum else 0

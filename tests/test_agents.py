@@ -13,12 +13,12 @@ import numpy as np
 import pytest
 from rules_helpers import load, position, seat
 
-from agents import GreedyBot, RandomBot, play_batch
+from agents import GreedyBot, RandomBot, make_agent, play_batch
 from agents.base import Agent, check_actions
 from agents.determinise import determinise
 from agents.heuristic import HeuristicBot
 from agents.search import SearchBot
-from agents.view import layout, new_view
+from agents.view import decode, fill_view, layout, new_view
 from kanaszta_env import GameBatch, Rules
 from kanaszta_env.actions import ACTION_NAMES, action_from_name
 from kanaszta_env.cards import IS_RED_THREE, NUM_TYPES
@@ -162,6 +162,27 @@ def test_play_batch_seats_and_results() -> None:
     assert res.scores.shape == (3, 2)
     assert all(len(a) == int(d) for a, d in zip(res.actions, res.decisions.sum(axis=1), strict=True))
     assert (res.end_reason > 0).all()
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_view_from_state_equals_the_decoded_observation(players: int) -> None:
+    """The search's shortcut ``fill_view`` (state -> view) gives exactly what
+    decoding the encoded observation gives, for every seat in every phase."""
+    rules = Rules(num_players=players, variant="2003-02" if players != 3 else "2003-01")
+    lay = layout(rules)
+    a, b = new_view(players), new_view(players)
+    cfg = rules.to_config()
+    checked = 0
+    for games in collect_states(rules, 8, 60, seed=31 + players)[::2]:
+        for g in range(games.batch_size):
+            for p in range(players):
+                obs = encode(games.state, rules, np.full(games.batch_size, p))[g]
+                decode(obs, lay, a)
+                fill_view(games.state, cfg, g, p, b)
+                for name, x, y in zip(a._fields, a, b, strict=True):
+                    np.testing.assert_array_equal(x, y, err_msg=f"{name} of seat {p}")
+                checked += 1
+    assert checked > 400
 
 
 def test_determinisation_reproduces_the_observation() -> None:
@@ -310,3 +331,49 @@ def test_r14_greedy_goes_out_when_it_can() -> None:
     games = load(doc)
     run_turn(GreedyBot(games.rules), games)
     assert games.done[0] and int(games.state.out_player[0]) == 1
+
+
+def test_bots_are_opponents_of_the_gym_env() -> None:
+    """A bot is a plain ``policy(obs, mask)`` callable, the opponent form the
+    Gymnasium wrapper takes; a whole hand runs with it."""
+    from kanaszta_env.envs import KanasztaGymEnv
+
+    env = KanasztaGymEnv(opponents=HeuristicBot(), learner_seat=1)
+    obs, _ = env.reset(seed=2)
+    learner = GreedyBot()
+    done = False
+    steps = 0
+    while not done:
+        mask = env.action_masks()
+        obs, _reward, terminated, truncated, _ = env.step(int(learner(obs[None], mask[None])[0]))
+        done = terminated or truncated
+        steps += 1
+    assert steps > 5
+
+
+def test_checkpoints_load_as_batched_agents(tmp_path, monkeypatch) -> None:
+    """A ``.zip`` path becomes an agent that asks the (maskable PPO) model for
+    deterministic masked actions; here the model class is a stand-in."""
+    import sys
+    import types
+
+    calls = []
+
+    class FakeModel:
+        @classmethod
+        def load(cls, path: str, device: str) -> FakeModel:
+            calls.append((path, device))
+            return cls()
+
+        def predict(self, obs, action_masks, deterministic):
+            calls.append(deterministic)
+            return action_masks.argmax(axis=1), None
+
+    monkeypatch.setitem(sys.modules, "sb3_contrib", types.SimpleNamespace(MaskablePPO=FakeModel))
+    path = tmp_path / "policy.zip"
+    path.write_bytes(b"")
+    agent = make_agent(str(path))
+    rules = Rules()
+    obs, masks = decisions(collect_states(rules, 4, 10, seed=1), rules)
+    check_actions(agent.act(obs, masks), masks, agent.name)
+    assert calls[0] == (str(path), "cpu") and calls[1] is True
