@@ -9,10 +9,12 @@ from numba import njit
 from .. import actions as A
 from ..cards import (
     DECK_SIZE,
+    GROUP_SLOTS,
     HEART_ACE,
     IS_BLACK_THREE,
     IS_RED_THREE,
     JOKER,
+    NUM_GROUPS,
     NUM_TYPES,
     TYPE_COPIES,
     TYPE_GROUP,
@@ -55,58 +57,74 @@ _COPIES = TYPE_COPIES
 
 # --- small helpers ----------------------------------------------------------------
 @njit(cache=True)
-def _forget(s, b: int, p: int, t: int) -> None:
+def _forget(known: np.ndarray, b: int, p: int, t: int) -> None:
     """A card of type ``t`` left the hand: the others cannot tell whether it was
     one they knew of, so one known card of that type is forgotten (using the
     hand's true count here would leak it)."""
-    if s.known[b, p, t] > 0:
-        s.known[b, p, t] -= 1
+    if known[b, p, t] > 0:
+        known[b, p, t] -= 1
 
 
+# Helpers on the per-decision path take the arrays they touch, not the state
+# tuple: numba increfs and decrefs all 41 arrays of the tuple at every call.
 @njit(cache=True)
-def _refill(s, b: int) -> None:
+def _refill_from_pile(stock, stock_len, stock_known, pile, pile_len, pile_fresh, rng, b: int) -> None:
     """R5.4: an empty stock is replaced at once by the shuffled discard pile."""
-    if s.stock_len[b] == 0 and s.pile_len[b] > 0:
-        n = s.pile_len[b]
-        for i in range(n):
-            s.stock[b, i] = s.pile[b, i]
-        shuffle(s.rng, b, s.stock[b], n)
-        s.stock_len[b] = n
-        s.stock_known[b] = 0
-        s.pile_len[b] = 0
-        s.pile_fresh[b] = 0
+    n = pile_len[b]
+    for i in range(n):
+        stock[b, i] = pile[b, i]
+    shuffle(rng, b, stock[b], n)
+    stock_len[b] = n
+    stock_known[b] = 0
+    pile_len[b] = 0
+    pile_fresh[b] = 0
 
 
 @njit(cache=True)
 def _draw(s, b: int, p: int) -> bool:
     """Draw one card into the hand; red threes go to the collection and are
     replaced at once (R4.3). False if the stock is exhausted (R5.4)."""
+    return _draw_card(
+        s.hand, s.known, s.red_threes, s.stock, s.stock_len, s.stock_known, s.pile, s.pile_len, s.pile_fresh,
+        s.rng, b, p,
+    )  # fmt: skip
+
+
+@njit(cache=True)
+def _draw_card(
+    hand, known, red_threes, stock, stock_len, stock_known, pile, pile_len, pile_fresh, rng, b, p
+) -> bool:
+    """:func:`_draw` on the arrays."""
     while True:
-        n = s.stock_len[b]
+        n = stock_len[b]
         if n == 0:
             return False
-        t = s.stock[b, n - 1]
-        s.stock_len[b] = n - 1
-        revealed = n - 1 < s.stock_known[b]  # one of the known bottom cards
+        t = stock[b, n - 1]
+        stock_len[b] = n - 1
+        revealed = n - 1 < stock_known[b]  # one of the known bottom cards
         if revealed:
-            s.stock_known[b] = n - 1
-        _refill(s, b)
+            stock_known[b] = n - 1
+        if n == 1 and pile_len[b] > 0:
+            _refill_from_pile(stock, stock_len, stock_known, pile, pile_len, pile_fresh, rng, b)
         if IS_RED_THREE[t]:
-            s.red_threes[b, p, t % 4 - 1] += 1
+            red_threes[b, p, t % 4 - 1] += 1
             continue
-        s.hand[b, p, t] += 1
+        hand[b, p, t] += 1
         if revealed:
-            s.known[b, p, t] += 1
+            known[b, p, t] += 1
         return True
 
 
 @njit(cache=True)
-def _checkpoint(s, b: int, p: int) -> None:
+def _checkpoint(hand, groups, sep_heart_aces, cp_hand, cp_groups, cp_sep_heart_aces, changed, b, p) -> None:
     """Remember hand and groups: what ``withdraw`` returns to (R12.5)."""
-    s.cp_hand[b] = s.hand[b, p]
-    s.cp_groups[b] = s.groups[b, p]
-    s.cp_sep_heart_aces[b] = s.sep_heart_aces[b, p]
-    s.changed[b] = 0
+    for t in range(NUM_TYPES):
+        cp_hand[b, t] = hand[b, p, t]
+    for g in range(NUM_GROUPS):
+        for k in range(GROUP_SLOTS):
+            cp_groups[b, g, k] = groups[b, p, g, k]
+    cp_sep_heart_aces[b] = sep_heart_aces[b, p]
+    changed[b] = 0
 
 
 # --- starting games and hands -----------------------------------------------------
@@ -159,19 +177,34 @@ def _start_hand(s, cfg, b: int) -> None:
     s.cut_index[b] = 0
     s.phase[b] = PHASE_CUT
     s.to_move[b] = s.starter[b]
-    _clear_turn(s, b)
+    _clear_turn(
+        s.locked,
+        s.lifted,
+        s.lifted_from,
+        s.changed,
+        s.pickup_kind,
+        s.pickup_size,
+        s.pickup_card,
+        s.pickup_from_hand,
+        b,
+    )
 
 
 @njit(cache=True)
-def _clear_turn(s, b: int) -> None:
-    s.locked[b] = 0
-    s.lifted[b] = -1
-    s.lifted_from[b] = -1
-    s.changed[b] = 0
-    s.pickup_kind[b] = PICKUP_NONE
-    s.pickup_size[b] = 0
-    s.pickup_card[b] = -1
-    s.pickup_from_hand[b] = 0
+def _clear_turn(
+    locked, lifted, lifted_from, changed, pickup_kind, pickup_size, pickup_card, pickup_from_hand, b
+):
+    """Forget the bookkeeping of the turn that ended."""
+    for g in range(NUM_GROUPS):
+        locked[b, g, 0] = 0
+        locked[b, g, 1] = 0
+    lifted[b] = -1
+    lifted_from[b] = -1
+    changed[b] = 0
+    pickup_kind[b] = PICKUP_NONE
+    pickup_size[b] = 0
+    pickup_card[b] = -1
+    pickup_from_hand[b] = 0
 
 
 @njit(cache=True)
@@ -217,12 +250,22 @@ def _deal(s, cfg, b: int, rewards) -> None:
     _begin_turn(s, cfg, b, rewards)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _begin_turn(s, cfg, b: int, rewards) -> None:
     """R4.2 replacements, then the starter's discard-only first turn (R5.1) or a
     normal turn. Ends the hand if a card cannot be drawn (R5.4)."""
     p = s.to_move[b]
-    _clear_turn(s, b)
+    _clear_turn(
+        s.locked,
+        s.lifted,
+        s.lifted_from,
+        s.changed,
+        s.pickup_kind,
+        s.pickup_size,
+        s.pickup_card,
+        s.pickup_from_hand,
+        b,
+    )
     while s.red_three_debt[b, p] > 0:
         s.red_three_debt[b, p] -= 1
         if not _draw(s, b, p):
@@ -235,7 +278,9 @@ def _begin_turn(s, cfg, b: int, rewards) -> None:
             _end_hand(s, cfg, b, END_EXHAUSTED, rewards)
             return
         s.phase[b] = PHASE_DRAW
-    _checkpoint(s, b, p)
+    _checkpoint(
+        s.hand, s.groups, s.sep_heart_aces, s.cp_hand, s.cp_groups, s.cp_sep_heart_aces, s.changed, b, p
+    )
 
 
 # --- the end of a hand --------------------------------------------------------
@@ -287,7 +332,7 @@ def episode_truncated(s, cfg, b: int) -> bool:
 
 
 # --- applying one action ------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_action(s, cfg, b: int, a: int, rewards) -> None:
     """Apply a legal action ``a`` to game ``b`` (legality is checked by the caller)."""
     phase = s.phase[b]
@@ -301,11 +346,26 @@ def apply_action(s, cfg, b: int, a: int, rewards) -> None:
     if a == A.DRAW:
         if s.free_pickup[b, p] == FREE_NOW:
             s.free_pickup[b, p] = FREE_GONE  # R7.3
-        if not _draw(s, b, p):  # only red threes were left (R5.4)
+        if not _draw_card(
+            s.hand,
+            s.known,
+            s.red_threes,
+            s.stock,
+            s.stock_len,
+            s.stock_known,
+            s.pile,
+            s.pile_len,
+            s.pile_fresh,
+            s.rng,
+            b,
+            p,
+        ):  # only red threes were left (R5.4)
             _end_hand(s, cfg, b, END_EXHAUSTED, rewards)
             return
         s.phase[b] = PHASE_MELD
-        _checkpoint(s, b, p)
+        _checkpoint(
+            s.hand, s.groups, s.sep_heart_aces, s.cp_hand, s.cp_groups, s.cp_sep_heart_aces, s.changed, b, p
+        )
     elif a == A.TAKE_FREE or a == A.TAKE_PILE:
         n = s.pile_len[b]
         top = s.pile[b, n - 1]
@@ -322,16 +382,20 @@ def apply_action(s, cfg, b: int, a: int, rewards) -> None:
             s.pickup_size[b] = n
             s.pickup_card[b] = top
             s.phase[b] = PHASE_PICKUP
-        _checkpoint(s, b, p)
+        _checkpoint(
+            s.hand, s.groups, s.sep_heart_aces, s.cp_hand, s.cp_groups, s.cp_sep_heart_aces, s.changed, b, p
+        )
     elif a < A.HEART_ACE:
-        _meld(s, b, p, a)
+        g = _meld(s.hand, s.groups, s.locked, s.known, s.changed, b, p, a)
+        if phase == PHASE_PICKUP and g == TYPE_GROUP[s.pickup_card[b]]:
+            s.pickup_from_hand[b] += 1
     elif a == A.HEART_ACE:
         s.hand[b, p, HEART_ACE] -= 1
         s.sep_heart_aces[b, p] += 1
-        _forget(s, b, p, HEART_ACE)
+        _forget(s.known, b, p, HEART_ACE)
         s.changed[b] = 1
     elif a < A.PLACE0:
-        _lift(s, b, p, (a - A.LIFT0) // 12, (a - A.LIFT0) % 12)
+        _lift(s.groups, s.lifted, s.lifted_from, s.changed, b, p, (a - A.LIFT0) // 12, (a - A.LIFT0) % 12)
     elif a < A.WITHDRAW:
         g = a - A.PLACE0
         t = s.lifted[b]
@@ -340,74 +404,14 @@ def apply_action(s, cfg, b: int, a: int, rewards) -> None:
         s.lifted[b] = -1
         s.lifted_from[b] = -1
     elif a == A.WITHDRAW:
-        _withdraw(s, b, p)
+        _withdraw(
+            s.hand, s.known, s.groups, s.sep_heart_aces, s.cp_hand, s.cp_groups, s.cp_sep_heart_aces,
+            s.locked, s.lifted, s.lifted_from, s.changed, s.phase, b, p,
+        )  # fmt: skip
     else:
         _discard(s, cfg, b, p, a - A.DISCARD0, rewards)
         return
-    if s.phase[b] == PHASE_PICKUP:
-        _maybe_take_rest(s, cfg, b, p)
-
-
-@njit(cache=True)
-def _meld(s, b: int, p: int, a: int) -> None:
-    if a < A.WILD0:
-        t = A.MELD_TYPE[a - A.MELD0]
-        g = TYPE_GROUP[t]
-        s.groups[b, p, g, t % 4] += 1
-    else:
-        k = (a - A.WILD0) // 12
-        g = (a - A.WILD0) % 12
-        t = JOKER if k == 4 else 4 + k
-        s.groups[b, p, g, 4 + k] += 1
-        s.locked[b, g, 1 if k == 4 else 0] += 1
-    s.hand[b, p, t] -= 1
-    _forget(s, b, p, t)
-    s.changed[b] = 1
-    if s.phase[b] == PHASE_PICKUP and g == TYPE_GROUP[s.pickup_card[b]]:
-        s.pickup_from_hand[b] += 1
-
-
-@njit(cache=True)
-def _lift(s, b: int, p: int, kind: int, g: int) -> None:
-    """Take a wild out of a group (R13.2); the next action must place it."""
-    if kind == 1:
-        s.groups[b, p, g, 8] -= 1
-        s.lifted[b] = JOKER
-    else:
-        for k in range(4, 8):
-            if s.groups[b, p, g, k] > 0:
-                s.groups[b, p, g, k] -= 1
-                s.lifted[b] = k  # type of 2 of suit k-4 is 4 + (k - 4)
-                break
-    s.lifted_from[b] = g
-    s.changed[b] = 1
-
-
-@njit(cache=True)
-def _withdraw(s, b: int, p: int) -> None:
-    """R12.5: take back everything laid or moved since the checkpoint; the turn
-    then ends with a discard. Cards seen going down and back are known: with
-    :func:`_forget`'s bookkeeping this makes the known count of each type the
-    larger of the count known at the checkpoint and the count returned."""
-    for t in range(NUM_TYPES):
-        back = s.cp_hand[b, t] - s.hand[b, p, t]
-        if back > 0:
-            s.known[b, p, t] += back
-        s.hand[b, p, t] = s.cp_hand[b, t]
-    s.groups[b, p] = s.cp_groups[b]
-    s.sep_heart_aces[b, p] = s.cp_sep_heart_aces[b]
-    s.locked[b] = 0
-    s.lifted[b] = -1
-    s.lifted_from[b] = -1
-    s.changed[b] = 0
-    s.phase[b] = PHASE_DISCARD
-
-
-@njit(cache=True)
-def _maybe_take_rest(s, cfg, b: int, p: int) -> None:
-    """R8.3 step 3: once the obligatory meld is complete the rest of the pile
-    joins the hand, and the turn goes on as ordinary melding."""
-    if not obligation_met(
+    if s.phase[b] == PHASE_PICKUP and obligation_met(
         s.hand[b, p],
         s.groups[b, p],
         s.cp_groups[b],
@@ -418,24 +422,88 @@ def _maybe_take_rest(s, cfg, b: int, p: int) -> None:
         s.pile_len[b],
         opening_minimum(s.totals, cfg, b, p),
     ):
-        return
-    for i in range(s.pile_len[b]):
-        t = s.pile[b, i]
-        s.hand[b, p, t] += 1
-        s.known[b, p, t] += 1
-    s.pile_len[b] = 0
-    s.phase[b] = PHASE_MELD
-    _checkpoint(s, b, p)
+        # R8.3 step 3: once the obligatory meld is complete the rest of the
+        # pile joins the hand, and the turn goes on as ordinary melding.
+        for i in range(s.pile_len[b]):
+            t = s.pile[b, i]
+            s.hand[b, p, t] += 1
+            s.known[b, p, t] += 1
+        s.pile_len[b] = 0
+        s.phase[b] = PHASE_MELD
+        _checkpoint(
+            s.hand, s.groups, s.sep_heart_aces, s.cp_hand, s.cp_groups, s.cp_sep_heart_aces, s.changed, b, p
+        )
 
 
 @njit(cache=True)
+def _meld(hand, groups, locked, known, changed, b: int, p: int, a: int) -> int:
+    """Put a card from hand into a group (R10); returns the group."""
+    if a < A.WILD0:
+        t = A.MELD_TYPE[a - A.MELD0]
+        g = TYPE_GROUP[t]
+        groups[b, p, g, t % 4] += 1
+    else:
+        k = (a - A.WILD0) // 12
+        g = (a - A.WILD0) % 12
+        t = JOKER if k == 4 else 4 + k
+        groups[b, p, g, 4 + k] += 1
+        locked[b, g, 1 if k == 4 else 0] += 1
+    hand[b, p, t] -= 1
+    _forget(known, b, p, t)
+    changed[b] = 1
+    return g
+
+
+@njit(cache=True)
+def _lift(groups, lifted, lifted_from, changed, b: int, p: int, kind: int, g: int) -> None:
+    """Take a wild out of a group (R13.2); the next action must place it."""
+    if kind == 1:
+        groups[b, p, g, 8] -= 1
+        lifted[b] = JOKER
+    else:
+        for k in range(4, 8):
+            if groups[b, p, g, k] > 0:
+                groups[b, p, g, k] -= 1
+                lifted[b] = k  # type of 2 of suit k-4 is 4 + (k - 4)
+                break
+    lifted_from[b] = g
+    changed[b] = 1
+
+
+@njit(cache=True)
+def _withdraw(
+    hand, known, groups, sep_heart_aces, cp_hand, cp_groups, cp_sep_heart_aces, locked, lifted, lifted_from,
+    changed, phase, b: int, p: int,
+) -> None:  # fmt: skip
+    """R12.5: take back everything laid or moved since the checkpoint; the turn
+    then ends with a discard. Cards seen going down and back are known: with
+    :func:`_forget`'s bookkeeping this makes the known count of each type the
+    larger of the count known at the checkpoint and the count returned."""
+    for t in range(NUM_TYPES):
+        back = cp_hand[b, t] - hand[b, p, t]
+        if back > 0:
+            known[b, p, t] += back
+        hand[b, p, t] = cp_hand[b, t]
+    for g in range(NUM_GROUPS):
+        for k in range(GROUP_SLOTS):
+            groups[b, p, g, k] = cp_groups[b, g, k]
+        locked[b, g, 0] = 0
+        locked[b, g, 1] = 0
+    sep_heart_aces[b, p] = cp_sep_heart_aces[b]
+    lifted[b] = -1
+    lifted_from[b] = -1
+    changed[b] = 0
+    phase[b] = PHASE_DISCARD
+
+
+@njit(cache=True, inline="always")
 def _discard(s, cfg, b: int, p: int, t: int, rewards) -> None:
     """R5.2c, R6 twins, R7.1 free-pickup opportunity, R14 going out."""
     n = s.pile_len[b]
     if s.pile_fresh[b] == 1 and n > 0 and s.pile[b, n - 1] == t and t != JOKER:
         s.twins[b, p] += 1
     s.hand[b, p, t] -= 1
-    _forget(s, b, p, t)
+    _forget(s.known, b, p, t)
     s.pile[b, n] = t
     s.pile_owner[b, n] = p
     s.pile_len[b] = n + 1
@@ -454,7 +522,8 @@ def _discard(s, cfg, b: int, p: int, t: int, rewards) -> None:
         return
     if any_group(s.groups[b, p]):
         s.opened[b, p] = 1
-    _refill(s, b)
+    if s.stock_len[b] == 0 and s.pile_len[b] > 0:
+        _refill_from_pile(s.stock, s.stock_len, s.stock_known, s.pile, s.pile_len, s.pile_fresh, s.rng, b)
     s.turns_played[b, p] += 1
     s.turn[b] += 1
     if s.turn[b] >= cfg[CFG_MAX_TURNS]:

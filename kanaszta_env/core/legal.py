@@ -75,17 +75,28 @@ def unlocked_wilds(grp: np.ndarray, locked: np.ndarray, kind: int) -> int:
 
 
 @njit(cache=True)
-def pile_pickup_allowed(s, cfg, b: int, p: int) -> bool:
-    """R8.1-R8.2 (with R7.5 and R9): may the player take the discard pile?"""
-    if s.free_pickup[b, p] != FREE_USED and s.free_pickup[b, p] != FREE_GONE:
+def pile_pickup_allowed(
+    hand: np.ndarray,
+    groups: np.ndarray,
+    locked: np.ndarray,
+    free_pickup: int,
+    pile: np.ndarray,
+    pile_len: int,
+    opened: bool,
+    minimum: int,
+) -> bool:
+    """R8.1-R8.2 (with R7.5 and R9): may the player take the discard pile?
+
+    ``hand`` and ``groups`` are the player's, ``pile`` the game's discard pile.
+    """
+    if free_pickup != FREE_USED and free_pickup != FREE_GONE:
         return False
-    n = s.pile_len[b]
+    n = pile_len
     if n == 0:
         return False
-    top = s.pile[b, n - 1]
+    top = pile[n - 1]
     if is_frozen(top):
         return False
-    hand = s.hand[b, p]
     r = TYPE_GROUP[top]
     support = 0
     for t in range(NUM_TYPES):
@@ -95,26 +106,17 @@ def pile_pickup_allowed(s, cfg, b: int, p: int) -> bool:
         return False
     # simulate step 1 of R8.3: the top card joins the hand
     hand[top] += 1
-    ok = obligation_feasible(
-        hand,
-        s.groups[b, p],
-        s.groups[b, p],
-        -1,
-        s.locked[b],
-        top,
-        0,
-        s.opened[b, p] == 1,
-        n - 1,
-        opening_minimum(s.totals, cfg, b, p),
-    )
+    ok = obligation_feasible(hand, groups, groups, -1, locked, top, 0, opened, n - 1, minimum)
     hand[top] -= 1
     return ok
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def legal_row(s, cfg, b: int, out: np.ndarray) -> int:
     """Write game ``b``'s legal actions into the boolean row ``out`` (zeroed
     here) and return how many there are."""
+    # Every njit call that receives the state tuple increfs and decrefs its 41
+    # arrays (~0.5 us), so the helpers below take the arrays they need.
     out[:] = False
     phase = s.phase[b]
     p = s.to_move[b]
@@ -127,16 +129,51 @@ def legal_row(s, cfg, b: int, out: np.ndarray) -> int:
         if s.free_pickup[b, p] == FREE_NOW:
             out[A.TAKE_FREE] = n > 0 and not is_frozen(s.pile[b, n - 1])
         else:
-            out[A.TAKE_PILE] = pile_pickup_allowed(s, cfg, b, p)
+            out[A.TAKE_PILE] = pile_pickup_allowed(
+                s.hand[b, p],
+                s.groups[b, p],
+                s.locked[b],
+                s.free_pickup[b, p],
+                s.pile[b],
+                n,
+                s.opened[b, p] == 1,
+                opening_minimum(s.totals, cfg, b, p),
+            )
     elif phase == PHASE_DISCARD:
         hand = s.hand[b, p]
         ok = hand_size(hand) >= 2 or has_canasta(s.groups[b, p])
         for t in range(NUM_TYPES):
             out[A.DISCARD0 + t] = ok and hand[t] > 0
     elif phase == PHASE_MELD:
-        _meld_row(s, cfg, b, p, out)
+        _meld_row(
+            s.hand[b, p],
+            s.groups[b, p],
+            s.cp_groups[b],
+            s.locked[b],
+            s.lifted[b],
+            s.lifted_from[b],
+            s.changed[b] == 1,
+            s.opened[b, p] == 1,
+            s.sep_heart_aces[b, p] - s.cp_sep_heart_aces[b],
+            opening_minimum(s.totals, cfg, b, p),
+            cfg[CFG_HEART_ACES] == 1,
+            out,
+        )
     elif phase == PHASE_PICKUP:
-        _pickup_row(s, cfg, b, p, out)
+        _pickup_row(
+            s.hand[b, p],
+            s.groups[b, p],
+            s.cp_groups[b],
+            s.locked[b],
+            s.lifted[b],
+            s.lifted_from[b],
+            s.pickup_card[b],
+            s.pickup_from_hand[b],
+            s.opened[b, p] == 1,
+            s.pile_len[b],
+            opening_minimum(s.totals, cfg, b, p),
+            out,
+        )
     count = 0
     for a in range(NUM_ACTIONS):
         count += out[a]
@@ -144,11 +181,22 @@ def legal_row(s, cfg, b: int, out: np.ndarray) -> int:
 
 
 @njit(cache=True)
-def _meld_row(s, cfg, b: int, p: int, out: np.ndarray) -> None:
-    hand = s.hand[b, p]
-    groups = s.groups[b, p]
-    cp = s.cp_groups[b]
-    locked = s.locked[b]
+def _meld_row(
+    hand: np.ndarray,
+    groups: np.ndarray,
+    cp: np.ndarray,
+    locked: np.ndarray,
+    lifted: int,
+    lifted_from: int,
+    changed: bool,
+    opened: bool,
+    new_aces: int,
+    minimum: int,
+    heart_aces: bool,
+    out: np.ndarray,
+) -> None:
+    """The ordinary meld phase: ``hand``/``groups`` are the mover's, ``cp`` and
+    ``locked`` the turn's checkpoint groups and wilds placed this turn."""
     # groups a wild could still go to, as a bit mask (no allocation in the hot path)
     targets = 0
     count = 0
@@ -156,10 +204,9 @@ def _meld_row(s, cfg, b: int, p: int, out: np.ndarray) -> None:
         if wild_target_ok(g, groups[g], cp[g], locked[g, 0] + locked[g, 1] + 1):
             targets |= 1 << g
             count += 1
-    if s.lifted[b] >= 0:  # R13.2: the lifted wild must go into another group at once
-        src = s.lifted_from[b]
+    if lifted >= 0:  # R13.2: the lifted wild must go into another group at once
         for g in range(WILD_GROUP + 1):
-            out[A.PLACE0 + g] = (targets >> g) & 1 == 1 and g != src
+            out[A.PLACE0 + g] = (targets >> g) & 1 == 1 and g != lifted_from
         out[A.WITHDRAW] = True
         return
     size = hand_size(hand)
@@ -174,7 +221,7 @@ def _meld_row(s, cfg, b: int, p: int, out: np.ndarray) -> None:
             if hand[_WILD_TYPES[k]] > 0:
                 for g in range(WILD_GROUP + 1):
                     out[A.WILD0 + 12 * k + g] = (targets >> g) & 1 == 1
-        out[A.HEART_ACE] = cfg[CFG_HEART_ACES] == 1 and hand[HEART_ACE] > 0
+        out[A.HEART_ACE] = heart_aces and hand[HEART_ACE] > 0
     for g in range(WILD_GROUP + 1):
         if count - ((targets >> g) & 1) == 0:
             continue  # no other group could take a wild lifted from here
@@ -183,64 +230,53 @@ def _meld_row(s, cfg, b: int, p: int, out: np.ndarray) -> None:
         grp = groups[g]
         out[A.LIFT0 + g] = small_wilds(grp) > locked[g, 0]
         out[A.LIFT0 + 12 + g] = grp[8] > locked[g, 1]
-    out[A.WITHDRAW] = s.changed[b] == 1
-    minimum = opening_minimum(s.totals, cfg, b, p)
-    new_aces = s.sep_heart_aces[b, p] - s.cp_sep_heart_aces[b]
-    if can_end_melding(groups, cp, size, s.opened[b, p] == 1, new_aces, minimum):
+    out[A.WITHDRAW] = changed
+    if can_end_melding(groups, cp, size, opened, new_aces, minimum):
         for t in range(NUM_TYPES):
             out[A.DISCARD0 + t] = hand[t] > 0
 
 
 @njit(cache=True)
-def _feasible(s, cfg, b: int, p: int) -> bool:
-    return obligation_feasible(
-        s.hand[b, p],
-        s.groups[b, p],
-        s.cp_groups[b],
-        s.lifted[b],
-        s.locked[b],
-        s.pickup_card[b],
-        s.pickup_from_hand[b],
-        s.opened[b, p] == 1,
-        s.pile_len[b],
-        opening_minimum(s.totals, cfg, b, p),
-    )
-
-
-@njit(cache=True)
-def _pickup_row(s, cfg, b: int, p: int, out: np.ndarray) -> None:
+def _pickup_row(
+    hand: np.ndarray,
+    groups: np.ndarray,
+    cp: np.ndarray,
+    locked: np.ndarray,
+    lifted: int,
+    lifted_from: int,
+    top: int,
+    from_hand: int,
+    opened: bool,
+    rest: int,
+    minimum: int,
+    out: np.ndarray,
+) -> None:
     """Step 2 of R8.3: melds from hand that keep the obligation achievable.
 
     An opened player melds into the top card's group only (and moves wilds
     it displaces); a player who has not opened builds his opening from hand.
-    Each candidate is applied, checked with the exact feasibility test, and
-    undone.
+    Each candidate is applied to the arrays, checked with the exact
+    feasibility test, and undone. ``top`` is the pile's top card, ``from_hand``
+    the hand cards melded into its group so far, ``rest`` the pile left.
     """
-    hand = s.hand[b, p]
-    groups = s.groups[b, p]
-    cp = s.cp_groups[b]
-    locked = s.locked[b]
-    r = TYPE_GROUP[s.pickup_card[b]]
-    opened = s.opened[b, p] == 1
-    lifted = s.lifted[b]
+    r = TYPE_GROUP[top]
     if lifted >= 0:
         kind = wild_kind(lifted)
         slot = 8 if kind == 1 else 4 + lifted % 4
         for g in range(WILD_GROUP + 1):
             fixed = locked[g, 0] + locked[g, 1] + 1
-            if g == s.lifted_from[b] or not wild_target_ok(g, groups[g], cp[g], fixed):
+            if g == lifted_from or not wild_target_ok(g, groups[g], cp[g], fixed):
                 continue
             groups[g, slot] += 1
             locked[g, kind] += 1
-            s.lifted[b] = -1
-            out[A.PLACE0 + g] = _feasible(s, cfg, b, p)
-            s.lifted[b] = lifted
+            out[A.PLACE0 + g] = obligation_feasible(
+                hand, groups, cp, -1, locked, top, from_hand, opened, rest, minimum
+            )
             locked[g, kind] -= 1
             groups[g, slot] -= 1
         return
     # Feasibility depends on a card's rank (and on whether it is the top card's
     # type), not its suit, and not on which wild it is: evaluate each class once.
-    top = s.pickup_card[b]
     for i in range(44):
         t = _MELD_TYPE[i]
         g = i // 4
@@ -258,9 +294,9 @@ def _pickup_row(s, cfg, b: int, p: int, out: np.ndarray) -> None:
         hand[t] -= 1
         groups[g, t % 4] += 1
         bump = 1 if g == r else 0
-        s.pickup_from_hand[b] += bump
-        out[A.MELD0 + i] = _feasible(s, cfg, b, p)
-        s.pickup_from_hand[b] -= bump
+        out[A.MELD0 + i] = obligation_feasible(
+            hand, groups, cp, -1, locked, top, from_hand + bump, opened, rest, minimum
+        )
         groups[g, t % 4] -= 1
         hand[t] += 1
     first = -1  # the first wild type held: the others share its results
@@ -283,9 +319,9 @@ def _pickup_row(s, cfg, b: int, p: int, out: np.ndarray) -> None:
             groups[g, 4 + k] += 1
             locked[g, kind] += 1
             bump = 1 if g == r else 0
-            s.pickup_from_hand[b] += bump
-            out[A.WILD0 + 12 * k + g] = _feasible(s, cfg, b, p)
-            s.pickup_from_hand[b] -= bump
+            out[A.WILD0 + 12 * k + g] = obligation_feasible(
+                hand, groups, cp, -1, locked, top, from_hand + bump, opened, rest, minimum
+            )
             locked[g, kind] -= 1
             groups[g, 4 + k] -= 1
             hand[t] += 1
@@ -300,11 +336,10 @@ def _pickup_row(s, cfg, b: int, p: int, out: np.ndarray) -> None:
                         slot = k
                         break
             groups[r, slot] -= 1
-            s.lifted[b] = 52 if kind == 1 else 4 + (slot - 4)
-            s.lifted_from[b] = r
-            out[A.LIFT0 + 12 * kind + r] = _feasible(s, cfg, b, p)
-            s.lifted[b] = -1
-            s.lifted_from[b] = -1
+            wild = 52 if kind == 1 else 4 + (slot - 4)
+            out[A.LIFT0 + 12 * kind + r] = obligation_feasible(
+                hand, groups, cp, wild, locked, top, from_hand, opened, rest, minimum
+            )
             groups[r, slot] += 1
 
 
