@@ -178,16 +178,9 @@ def _start_hand(s, cfg, b: int) -> None:
     s.phase[b] = PHASE_CUT
     s.to_move[b] = s.starter[b]
     _clear_turn(
-        s.locked,
-        s.lifted,
-        s.lifted_from,
-        s.changed,
-        s.pickup_kind,
-        s.pickup_size,
-        s.pickup_card,
-        s.pickup_from_hand,
-        b,
-    )
+        s.locked, s.lifted, s.lifted_from, s.changed, s.pickup_kind, s.pickup_size, s.pickup_card,
+        s.pickup_from_hand, b,
+    )  # fmt: skip
 
 
 @njit(cache=True)
@@ -256,16 +249,9 @@ def _begin_turn(s, cfg, b: int, rewards) -> None:
     normal turn. Ends the hand if a card cannot be drawn (R5.4)."""
     p = s.to_move[b]
     _clear_turn(
-        s.locked,
-        s.lifted,
-        s.lifted_from,
-        s.changed,
-        s.pickup_kind,
-        s.pickup_size,
-        s.pickup_card,
-        s.pickup_from_hand,
-        b,
-    )
+        s.locked, s.lifted, s.lifted_from, s.changed, s.pickup_kind, s.pickup_size, s.pickup_card,
+        s.pickup_from_hand, b,
+    )  # fmt: skip
     while s.red_three_debt[b, p] > 0:
         s.red_three_debt[b, p] -= 1
         if not _draw(s, b, p):
