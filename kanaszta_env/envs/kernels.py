@@ -20,7 +20,7 @@ from numba import njit, typeof
 from ..actions import NUM_ACTIONS
 from ..core.game import apply_action, episode_truncated, reset_game
 from ..core.legal import legal_row
-from ..core.observe import encode_row
+from ..core.observe import encode_games, encode_row
 from ..core.rng import below, next_u64
 from ..core.state import PHASE_OVER
 from ..rules import CFG_PLAYERS
@@ -50,6 +50,10 @@ SEAT_MOVER = -2  # whoever is to decide acts from outside (no opponents: the AEC
 #: episodes that end before the learner's first decision can cause them
 MAX_RESETS_PER_STEP = 64
 _SEAT_MIX = np.uint64(0xD1B54A32D192ED03)
+# flags of _end_episode, as np.int64 so that numba compiles it once (a plain
+# constant argument would be typed as a literal: one compilation per value)
+_BY_GAME = np.int64(0)  # the game decides: terminated or truncated
+_BY_ILLEGAL = np.int64(ENDED_TERMINATED | ENDED_ILLEGAL)
 
 
 def compiled_entry(dispatcher: Any, *args: Any) -> Callable[..., Any]:
@@ -74,18 +78,33 @@ def seat_reward(s, cfg, b: int, q: int, core_rewards: np.ndarray, mode: int, sca
     -1 otherwise (R18; a hand or game cut short is judged by the totals it
     reached); 0 before.
     """
+    return _seat_reward(s.phase, s.totals, cfg, b, q, core_rewards, mode, scale)
+
+
+@njit(cache=True)
+def _seat_reward(
+    phase: np.ndarray,
+    totals: np.ndarray,
+    cfg,
+    b: int,
+    q: int,
+    core_rewards: np.ndarray,
+    mode: int,
+    scale: float,
+) -> float:
+    """:func:`seat_reward` on the two state arrays it reads (cheap to call per decision)."""
     if mode == REWARD_SCORE:
         return core_rewards[b, q] * scale
-    if s.phase[b] != PHASE_OVER:
+    if phase[b] != PHASE_OVER:
         return 0.0
-    best = s.totals[b, 0]
+    best = totals[b, 0]
     for k in range(cfg[CFG_PLAYERS]):
-        best = max(best, s.totals[b, k])
-    if s.totals[b, q] < best:
+        best = max(best, totals[b, k])
+    if totals[b, q] < best:
         return -1.0
     tied = 0
     for k in range(cfg[CFG_PLAYERS]):
-        if s.totals[b, k] == best:
+        if totals[b, k] == best:
             tied += 1
     return 1.0 if tied == 1 else 0.0
 
@@ -124,6 +143,12 @@ def new_learners(n: int, players: int, obs_size: int) -> Learners:
 
 
 # --- episodes -----------------------------------------------------------------------
+# Cost model of the helpers below: numba increfs and decrefs every array of a
+# tuple argument when a call receives it (and an ``inline="always"`` helper when
+# its inlined body runs), about 0.4 µs for the 41-array state ``s``. Helpers that
+# receive ``s`` or ``L`` therefore run once per driver call or once per episode;
+# the per-decision work calls only the core's ``legal_row`` / ``apply_action`` with
+# ``s``, and everything else with the few arrays it reads.
 @njit(inline="always")
 def _start_episode(s, cfg, L, prm, b: int, seed: np.uint64) -> None:
     """Deal game ``b`` from ``seed`` and choose the learner's seat."""
@@ -150,8 +175,13 @@ def _start_all(s, cfg, L, prm, seeds: np.ndarray) -> None:
     L.resets[:] = 0
 
 
-@njit(inline="always")
+@njit(cache=True)
 def _end_episode(s, cfg, L, prm, b: int, flags: int) -> None:
+    """Game ``b`` has ended with ``flags`` (``_BY_GAME``: terminated or truncated):
+    record the learner's terminal observation and reward, then deal again or
+    mark it over. Runs once per episode, so it may take the whole state."""
+    if flags == _BY_GAME:
+        flags = ENDED_TRUNCATED if episode_truncated(s, cfg, b) else ENDED_TERMINATED
     n = L.seat.shape[0]
     if L.ended[b] != 0:
         # a second end within one step: the learner never acted in that episode
@@ -169,66 +199,104 @@ def _end_episode(s, cfg, L, prm, b: int, flags: int) -> None:
 
 
 @njit(cache=True)
-def _apply(s, cfg, L, prm, b: int, a: int) -> None:
-    """Apply a legal action and credit the learner's reward."""
-    L.core[b, :] = 0.0
-    apply_action(s, cfg, b, a, L.core)
-    L.acc[b] += seat_reward(s, cfg, b, L.seat[b], L.core, int(prm[PRM_REWARD_MODE]), prm[PRM_REWARD_SCALE])
+def _credit(
+    phase: np.ndarray,
+    to_move: np.ndarray,
+    totals: np.ndarray,
+    cfg,
+    prm: np.ndarray,
+    seat: np.ndarray,
+    acc: np.ndarray,
+    core: np.ndarray,
+    b: int,
+) -> bool:
+    """After an action applied to game ``b``: credit the learner's reward,
+    follow the mover in ``SEAT_MOVER`` mode. True when the episode has ended."""
+    mode = int(prm[PRM_REWARD_MODE])
+    acc[b] += _seat_reward(phase, totals, cfg, b, seat[b], core, mode, prm[PRM_REWARD_SCALE])
     if prm[PRM_SEAT] == SEAT_MOVER:
-        L.seat[b] = s.to_move[b]
-    if s.phase[b] == PHASE_OVER:
-        _end_episode(s, cfg, L, prm, b, ENDED_TRUNCATED if episode_truncated(s, cfg, b) else ENDED_TERMINATED)
+        seat[b] = to_move[b]
+    return phase[b] == PHASE_OVER
+
+
+@njit(cache=True)
+def _illegal(legal: np.ndarray, b: int, a: int) -> bool:
+    return a < 0 or a >= NUM_ACTIONS or not legal[b, a]
+
+
+@njit(cache=True)
+def _pick(row: np.ndarray, count: int, rng: np.ndarray, b: int) -> int:
+    """A uniformly random one of the ``count`` legal actions of ``row``."""
+    k = below(rng, b, count)
+    for a in range(NUM_ACTIONS):
+        if row[a]:
+            if k == 0:
+                return a
+            k -= 1
+    return -1
 
 
 # --- one step ---------------------------------------------------------------------
 @njit(inline="always")
-def _learner_actions(s, cfg, L, prm, actions: np.ndarray) -> int:
-    """Apply the learners' actions. Returns the first game whose action is
-    illegal (nothing is applied then), or -1. In penalty mode an illegal
-    action ends that episode with the penalty instead."""
-    L.ended[:] = 0
-    L.reward[:] = 0.0
-    L.resets[:] = 0
-    n = actions.shape[0]
-    penalty = prm[PRM_PENALTY] == 1.0
-    if not penalty:
-        for b in range(n):
-            a = actions[b]
-            if not L.over[b] and (a < 0 or a >= NUM_ACTIONS or not L.legal[b, a]):
-                return b
-    for b in range(n):
-        if L.over[b]:
-            continue
-        a = actions[b]
-        if a < 0 or a >= NUM_ACTIONS or not L.legal[b, a]:
-            L.acc[b] += prm[PRM_ILLEGAL_REWARD]
-            _end_episode(s, cfg, L, prm, b, ENDED_TERMINATED | ENDED_ILLEGAL)
-        else:
-            _apply(s, cfg, L, prm, b, a)
-    return -1
+def _play(
+    s, cfg, L, prm, actions: np.ndarray, obs: np.ndarray, learners: bool, advance: bool, observe: bool
+) -> int:
+    """The learner games' step, in one pass over the games (each game's state
+    stays in cache for its whole step): the learners' actions (``learners``),
+    uniformly random opponents until each game awaits its learner
+    (``advance``), the learners' masks, observations and rewards (``observe``).
 
-
-@njit(inline="always")
-def _advance_random(s, cfg, L, prm) -> int:
-    """Play uniformly random legal actions for every seat but the learner's
-    until each game awaits its learner. Returns -1, or a game that keeps
-    ending before its learner's first decision."""
+    Returns ``-1``, or the failing game: ``b`` for an illegal learner action
+    (nothing is applied then; in penalty mode it ends the episode with the
+    penalty instead), ``-2 - b`` when game ``b`` keeps ending before its
+    learner's first decision.
+    """
+    n = L.seat.shape[0]
+    seat, legal, acc, over, rng, core, resets = L.seat, L.legal, L.acc, L.over, L.rng, L.core, L.resets
+    phase, to_move, totals = s.phase, s.to_move, s.totals
+    if learners:
+        L.ended[:] = 0
+        L.reward[:] = 0.0
+        resets[:] = 0
+        if prm[PRM_PENALTY] != 1.0:
+            for b in range(n):
+                if not over[b] and _illegal(legal, b, actions[b]):
+                    return b
     row = np.zeros(NUM_ACTIONS, dtype=np.bool_)
-    for b in range(L.seat.shape[0]):
-        while not L.over[b] and s.to_move[b] != L.seat[b]:
-            if L.resets[b] > MAX_RESETS_PER_STEP:
-                return b
-            legal_row(s, cfg, b, row)
-            count = 0
-            for a in range(NUM_ACTIONS):
-                count += row[a]
-            k = below(L.rng, b, count)
-            for a in range(NUM_ACTIONS):
-                if row[a]:
-                    if k == 0:
-                        _apply(s, cfg, L, prm, b, a)
-                        break
-                    k -= 1
+    for b in range(n):
+        a = -1
+        if learners and not over[b]:
+            a = actions[b]
+            if _illegal(legal, b, a):
+                acc[b] += prm[PRM_ILLEGAL_REWARD]
+                _end_episode(s, cfg, L, prm, b, _BY_ILLEGAL)
+                a = -1
+        while True:
+            if a < 0:
+                # the next random opponent's move, if there is one
+                if not advance or over[b] or to_move[b] == seat[b]:
+                    break
+                if resets[b] > MAX_RESETS_PER_STEP:
+                    return -2 - b
+                a = _pick(row, legal_row(s, cfg, b, row), rng, b)
+            core[b, :] = 0.0
+            apply_action(s, cfg, b, a, core)
+            if _credit(phase, to_move, totals, cfg, prm, seat, acc, core, b):
+                _end_episode(s, cfg, L, prm, b, _BY_GAME)
+            a = -1
+        if observe:
+            if over[b]:
+                legal[b] = False
+            else:
+                legal_row(s, cfg, b, legal[b])
+    if observe:
+        encode_games(s, cfg, np.arange(n), seat, obs)  # one call for all rows
+        for b in range(n):
+            if over[b]:
+                obs[b] = L.terminal_obs[b]
+            if L.ended[b] == 0:
+                L.reward[b] = acc[b]
+                acc[b] = 0.0
     return -1
 
 
@@ -237,16 +305,19 @@ def _gather_opponents(s, cfg, L, rel: int, idx: np.ndarray, obs: np.ndarray, mas
     """Collect the games whose mover sits ``rel`` seats after the learner:
     their indices, the mover's observation and legal mask. Returns how many."""
     players = cfg[CFG_PLAYERS]
+    seat, over, to_move = L.seat, L.over, s.to_move
+    movers = np.empty(seat.shape[0], dtype=np.int64)
     n = 0
-    for b in range(L.seat.shape[0]):
-        if L.over[b]:
+    for b in range(seat.shape[0]):
+        if over[b]:
             continue
-        mover = s.to_move[b]
-        if mover != L.seat[b] and (mover - L.seat[b] + players) % players == rel:
+        mover = to_move[b]
+        if mover != seat[b] and (mover - seat[b] + players) % players == rel:
             idx[n] = b
-            encode_row(s, cfg, b, mover, obs[n])
+            movers[n] = mover
             legal_row(s, cfg, b, masks[n])
             n += 1
+    encode_games(s, cfg, idx[:n], movers[:n], obs)
     return n
 
 
@@ -255,46 +326,18 @@ def _apply_opponents(s, cfg, L, prm, idx: np.ndarray, n: int, actions: np.ndarra
     """Apply opponents' actions to games ``idx[:n]``. Returns the first row
     whose action is illegal (nothing applied then), or -1."""
     for i in range(n):
-        a = actions[i]
-        if a < 0 or a >= NUM_ACTIONS or not masks[i, a]:
+        if _illegal(masks, i, actions[i]):
             return i
+    seat, acc, core, resets = L.seat, L.acc, L.core, L.resets
+    phase, to_move, totals = s.phase, s.to_move, s.totals
     for i in range(n):
         b = idx[i]
-        if L.resets[b] > MAX_RESETS_PER_STEP:
+        if resets[b] > MAX_RESETS_PER_STEP:
             return -2 - b
-        _apply(s, cfg, L, prm, b, actions[i])
-    return -1
-
-
-@njit(inline="always")
-def _observe_learners(s, cfg, L, obs: np.ndarray) -> None:
-    """The learners' observations and masks after a step; the rewards of games
-    that did not end."""
-    for b in range(L.seat.shape[0]):
-        if L.over[b]:
-            obs[b] = L.terminal_obs[b]
-            L.legal[b] = False
-        else:
-            encode_row(s, cfg, b, L.seat[b], obs[b])
-            legal_row(s, cfg, b, L.legal[b])
-        if L.ended[b] == 0:
-            L.reward[b] = L.acc[b]
-            L.acc[b] = 0.0
-
-
-@njit(inline="always")
-def _step_random(s, cfg, L, prm, actions: np.ndarray, obs: np.ndarray) -> int:
-    """One whole step against uniformly random opponents: learners' actions,
-    opponents' moves, auto-resets, new observations. Returns ``-1`` or the
-    failing game (``b`` for an illegal learner action, ``-2 - b`` when game
-    ``b`` keeps ending before its learner moves)."""
-    bad = _learner_actions(s, cfg, L, prm, actions)
-    if bad >= 0:
-        return bad
-    stuck = _advance_random(s, cfg, L, prm)
-    if stuck >= 0:
-        return -2 - stuck
-    _observe_learners(s, cfg, L, obs)
+        core[b, :] = 0.0
+        apply_action(s, cfg, b, actions[i], core)
+        if _credit(phase, to_move, totals, cfg, prm, seat, acc, core, b):
+            _end_episode(s, cfg, L, prm, b, _BY_GAME)
     return -1
 
 
@@ -317,18 +360,18 @@ def drive(s, cfg, L, prm, op: int, actions, obs, idx, masks, arg: int, seeds) ->
     first-run compile time to a single copy of the core. Return values: see
     each helper; ``-1`` means success.
     """
-    if op == OP_STEP_RANDOM:
-        return _step_random(s, cfg, L, prm, actions, obs)
     if op == OP_START:
         _start_all(s, cfg, L, prm, seeds)
         return -1
-    if op == OP_LEARNERS:
-        return _learner_actions(s, cfg, L, prm, actions)
-    if op == OP_ADVANCE_RANDOM:
-        return _advance_random(s, cfg, L, prm)
     if op == OP_GATHER:
         return _gather_opponents(s, cfg, L, arg, idx, obs, masks)
     if op == OP_OPPONENTS:
         return _apply_opponents(s, cfg, L, prm, idx, arg, actions, masks)
-    _observe_learners(s, cfg, L, obs)
-    return -1
+    # the other operations are parts of one step (a single inlined copy of its loop)
+    learners = op in (OP_STEP_RANDOM, OP_LEARNERS)
+    advance = op in (OP_STEP_RANDOM, OP_ADVANCE_RANDOM)
+    observe = op in (OP_STEP_RANDOM, OP_OBSERVE)
+    code = _play(s, cfg, L, prm, actions, obs, learners, advance, observe)
+    if op == OP_ADVANCE_RANDOM and code < -1:
+        return -2 - code  # this operation returns the stuck game itself
+    return code
