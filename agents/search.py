@@ -35,6 +35,7 @@ from numba import njit
 from kanaszta_env import Rules
 from kanaszta_env import actions as A
 from kanaszta_env.cards import NUM_TYPES
+from kanaszta_env.core.borrow import borrow
 from kanaszta_env.core.game import apply_action
 from kanaszta_env.core.legal import legal_row
 from kanaszta_env.core.melds import group_card_value
@@ -197,6 +198,7 @@ def search_batch(
     ``modes_in`` holds a melding mode already chosen this turn (-1 if none),
     ``modes_out`` receives a mode chosen now (-1 if none). ``values`` (N, K)
     receives the candidates' mean values of the last search of each row."""
+    s = borrow(s)  # no reference counting inside the kernel (core/borrow.py)
     max_discards = spec[2]
     pm = prm.copy()
     values[:] = np.nan

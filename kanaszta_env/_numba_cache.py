@@ -3,7 +3,7 @@
 numba checks a cached function against its own file only, so editing a helper
 in another file can leave a caller's cached machine code stale (it then keeps
 running the old helper). Keying the cache folder on a hash of the kernels'
-sources (every module that compiles with numba, and the constant tables they
+sources (every module that compiles with numba or defines an intrinsic, and the constant tables they
 read) makes a stale cache impossible: any edit of them selects a fresh
 folder. ``NUMBA_CACHE_DIR`` (or ``~/.cache``) stays the root.
 """
@@ -26,7 +26,7 @@ def configure() -> str:
     digest = hashlib.sha1()
     for path in sorted(package.rglob("*.py")):
         source = path.read_bytes()
-        if b"njit" in source or path.name in _CONSTANT_TABLES:
+        if b"njit" in source or b"intrinsic" in source or path.name in _CONSTANT_TABLES:
             digest.update(str(path.relative_to(package)).encode())
             digest.update(source)
     root = os.environ.get("NUMBA_CACHE_DIR") or os.path.join(

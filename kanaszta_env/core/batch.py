@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .borrow import borrow
 from .game import apply_action, episode_truncated, reset_game
 from .legal import NUM_ACTIONS, legal_row
 from .rng import below
@@ -14,6 +15,7 @@ from .state import PHASE_OVER
 @njit(cache=True)
 def reset_batch(s, cfg, seeds: np.ndarray, which: np.ndarray) -> None:
     """Start new games from ``seeds[b]`` in every slot ``b`` where ``which[b]``."""
+    s = borrow(s)  # no reference counting inside the kernel (core/borrow.py)
     for b in range(seeds.shape[0]):
         if which[b]:
             reset_game(s, cfg, b, seeds[b])
@@ -23,6 +25,7 @@ def reset_batch(s, cfg, seeds: np.ndarray, which: np.ndarray) -> None:
 def first_illegal(s, cfg, actions: np.ndarray) -> int:
     """Index of the first game whose action is illegal, or -1. Games that are
     over accept any action (it is ignored)."""
+    s = borrow(s)  # no reference counting inside the kernel (core/borrow.py)
     row = np.zeros(NUM_ACTIONS, dtype=np.bool_)
     for b in range(actions.shape[0]):
         if s.phase[b] == PHASE_OVER:
@@ -42,6 +45,7 @@ def step_batch(
 ) -> None:
     """Apply one (already validated) action per game; rewards and end flags
     are written for the games that finish with this step."""
+    s = borrow(s)  # no reference counting inside the kernel (core/borrow.py)
     rewards[:] = 0.0
     terminated[:] = False
     truncated[:] = False
@@ -84,6 +88,7 @@ def random_playout(
     sweeps over the batch, restarting finished games from ``seeds[b] + B``
     (benchmarks and fuzzing). The decision counts of finished episodes are
     written to ``lengths`` (as many as fit). Returns ``[decisions, episodes]``."""
+    s = borrow(s)  # no reference counting inside the kernel (core/borrow.py)
     B = s.phase.shape[0]
     row = np.zeros(NUM_ACTIONS, dtype=np.bool_)
     rewards = np.zeros((B, s.hand.shape[1]), dtype=np.float64)

@@ -17,6 +17,7 @@ from numba import njit
 from .. import actions as A
 from ..cards import HEART_ACE, IS_BLACK_THREE, JOKER, NUM_TYPES, TYPE_GROUP, WILD_GROUP, WILD_TYPES
 from ..rules import CFG_HEART_ACES, CFG_OPENING_MIN, CFG_SCHEDULE, CFG_SCHEDULE_LEN
+from .borrow import borrow
 from .melds import can_end_melding, group_size, has_canasta, naturals, small_wilds, wild_target_ok
 from .pickup import obligation_feasible
 from .state import (
@@ -346,5 +347,6 @@ def _pickup_row(
 @njit(cache=True)
 def legal_mask(s, cfg, out: np.ndarray) -> None:
     """Legal actions of every game into ``out`` of shape (B, NUM_ACTIONS)."""
+    s = borrow(s)  # no reference counting inside the kernel (core/borrow.py)
     for b in range(out.shape[0]):
         legal_row(s, cfg, b, out[b])

@@ -32,6 +32,7 @@ from ..cards import (
     WILD_TYPES,
 )
 from ..rules import CFG_EPISODE_GAME, CFG_HEART_ACES, CFG_MAX_HANDS, CFG_MAX_TURNS, CFG_PLAYERS, CFG_TARGET
+from .borrow import borrow
 from .legal import opening_minimum
 from .melds import canasta_kind, opening_value
 from .state import PHASE_CUT, PHASE_OVER
@@ -100,6 +101,7 @@ def encode_games(s, cfg, games: np.ndarray, seats: np.ndarray, out: np.ndarray) 
     more than the encoding itself if each row (or each piece of a row) were
     a call of its own.
     """
+    s = borrow(s)  # no reference counting inside the kernel (core/borrow.py)
     players = cfg[CFG_PLAYERS]
     G = NUM_GROUPS
     target = float(cfg[CFG_TARGET])

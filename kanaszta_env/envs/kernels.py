@@ -18,6 +18,7 @@ import numpy as np
 from numba import njit, typeof
 
 from ..actions import NUM_ACTIONS
+from ..core.borrow import borrow
 from ..core.game import apply_action, episode_truncated, reset_game
 from ..core.legal import legal_row
 from ..core.observe import encode_games, encode_row
@@ -360,6 +361,8 @@ def drive(s, cfg, L, prm, op: int, actions, obs, idx, masks, arg: int, seeds) ->
     first-run compile time to a single copy of the core. Return values: see
     each helper; ``-1`` means success.
     """
+    s = borrow(s)  # no reference counting inside the kernel (core/borrow.py)
+    L = borrow(L)
     if op == OP_START:
         _start_all(s, cfg, L, prm, seeds)
         return -1
