@@ -100,11 +100,13 @@ def test_r16_potential_is_the_hand_score_of_a_truncated_hand() -> None:
         np.testing.assert_array_equal(mine[truncated], games.state.hand_scores[truncated, seat])
 
 
-def test_shaping_telescopes_to_the_hand_reward() -> None:
-    """With gamma = 1 the shaped rewards of a hand add up to its real reward minus phi(s0)."""
+@pytest.mark.parametrize("canasta, out", [(0.0, 0.0), (1.0, 0.5)])
+def test_shaping_telescopes_to_the_hand_reward(canasta: float, out: float) -> None:
+    """With gamma = 1 the shaped rewards of a hand add up to its real reward minus phi(s0)
+    (also with the canasta-progress and going-out-readiness terms: they are potentials too)."""
     rules = Rules(max_turns=12)
     recorder = _Recorder(KanasztaVecEnv(6, rules, opponents="random"))
-    potential = ScoreEstimate(rules, scale=1e-3, hand_weight=0.5)
+    potential = ScoreEstimate(rules, scale=1e-3, hand_weight=0.5, canasta_progress=canasta, out_readiness=out)
     env = ShapedReward(recorder, potential, coef=1.0, gamma=1.0)
     env.seed(5)
     obs = env.reset()
@@ -126,6 +128,43 @@ def test_shaping_telescopes_to_the_hand_reward() -> None:
             shaped[i] = real[i] = 0.0
             start[i] = potential(obs[i : i + 1])[0]
             checked += 1
+
+
+def test_progress_terms_follow_groups_canastas_and_hand_size() -> None:
+    """Canasta progress is convex in an unfinished group's cards; readiness needs a canasta (R14.1)."""
+    rules = Rules()
+    games = GameBatch(rules, 1)
+    games.reset(seed=11)
+    estimate = ScoreEstimate(rules, canasta_progress=1.0, out_readiness=0.5)
+    s = games.state
+    s.groups[0] = 0
+    s.hand[0, 0] = 0
+    s.hand[0, 0, :3] = 1  # three cards in hand
+    s.groups[0, 0, 2, :2] = (2, 1)  # three naturals in one group (two decks: two of each card)
+    s.groups[0, 0, 3, 0] = 1  # and one in another
+    three_and_one = estimate.progress(encode(s, rules, 0))[0, 0]
+    assert three_and_one == pytest.approx(300 * ((3 / 7) ** 2 + (1 / 7) ** 2))
+    s.groups[0, 0, 2, :2], s.groups[0, 0, 3, 0] = (2, 2), 0  # the same cards in one group are worth more
+    assert estimate.progress(encode(s, rules, 0))[0, 0] > three_and_one
+    s.groups[0, 0, 2, :4] = (2, 2, 2, 1)  # a natural canasta: no progress term, readiness with 3 in hand
+    ready = estimate.progress(encode(s, rules, 0))[0, 0]
+    assert ready == pytest.approx(0.5 * 1000 * np.exp(-2 / 4))
+    s.hand[0, 0, :2] = 0  # one card left: the most ready
+    assert estimate.progress(encode(s, rules, 0))[0, 0] == pytest.approx(500.0)
+    assert ScoreEstimate(rules).progress(encode(s, rules, 0)).max() == 0.0  # off by default
+
+
+def test_step_cost_is_taken_from_every_learner_decision() -> None:
+    rules = Rules(max_turns=12)
+    recorder = _Recorder(KanasztaVecEnv(4, rules, opponents="random"))
+    env = ShapedReward(recorder, ScoreEstimate(rules), coef=0.0, step_cost=0.01)
+    env.seed(2)
+    env.reset()
+    rng = np.random.default_rng(2)
+    for _ in range(40):
+        masks = env.env_method("action_masks")
+        _, rewards, _, _ = env.step(np.array([rng.choice(np.flatnonzero(m)) for m in masks]))
+        np.testing.assert_allclose(rewards, recorder.last_rewards - 0.01, atol=1e-6)
 
 
 def test_win_bonus_rewards_the_sign_of_the_hand_result() -> None:

@@ -75,8 +75,14 @@ class TrainConfig:
     """weight of the potential-based shaping (0: hand-end reward only); see training.shaping"""
     shaping_hand_weight: float = 0.5
     """weight of the hand cards' (negative) value in the shaping potential"""
+    shaping_canasta: float = 0.0
+    """weight of the canasta-progress term of the potential (convex in the cards of an unfinished group)"""
+    shaping_out: float = 0.0
+    """weight of the going-out-readiness term of the potential (a canasta and few cards in hand)"""
     win_bonus: float = 1.0
     """extra hand-end reward: +this for a hand won, -this for a hand lost (1.0 weighs like 1000 points)"""
+    step_cost: float = 0.0
+    """reward taken from every learner decision (prices no-op loops; a hand of 500 decisions costs 1.0)"""
     bootstrap_truncation: bool = False
     """treat a turn-limit truncation as a time limit (bootstrap the value), not as the hand's end (R16.6)"""
 
@@ -109,7 +115,7 @@ class TrainConfig:
     """hidden layer sizes of the policy and of the value network (separate MLPs)"""
 
     # --- evaluation and checkpoints ----------------------------------------------------
-    eval_every: int = 250_000
+    eval_every: int = 500_000
     """learner decisions between evaluations against the bots (0: only at the end)"""
     eval_hands: int = 200
     """hands per periodic evaluation and bot (duplicate deals: half as many deals, seats swapped)"""

@@ -19,6 +19,25 @@ public estimate", read from the observation alone (R16):
 ``phi = scale * (mine - mean of the others)`` with the same ``scale`` as the
 hand-end reward. Going-out bonuses are not in ``phi``: they arrive with the
 real reward.
+
+Two optional terms (per player, from public information, so the opponents'
+are exact too) anticipate what the score above only pays late. Without them a
+learner spreads its melds over many small groups and, against weak opponents,
+keeps playing on to the turn limit instead of going out (it rarely has a
+canasta before turn 40 and holds ~8 cards even with one):
+
+* ``canasta_progress``: an unfinished group of ``k`` cards is worth
+  ``canasta_progress * 300 * (k / 7) ** 2`` (convex: filling one group beats
+  spreading the same cards; a finished group scores its real R11 base);
+* ``out_readiness``: a player with a canasta (R14.1) and ``h`` cards in hand
+  is worth ``out_readiness * 1000 * exp(-(h - 1) / 4)``, the going-out bonus
+  and the won hand coming within reach (smooth, so a hand of 12 still feels
+  each card it melds).
+
+Both are still potentials, so they change when credit arrives, never which
+policy is optimal. They are off by default (``TrainConfig.shaping_canasta``,
+``shaping_out``): in 1.4M-step runs they did not measurably raise the win rate
+against RandomBot (about 77 % with or without them, 500 hands).
 """
 
 from __future__ import annotations
@@ -38,16 +57,26 @@ _COPIES = TYPE_COPIES.astype(np.float64)
 _VALUE = CARD_VALUE.astype(np.float64)
 _PENALTY = HAND_PENALTY.astype(np.float64)  # a black three left in hand costs 100 (R1.6)
 _SLOT_COPIES = np.where(SLOT_TYPE >= 0, _COPIES[np.maximum(SLOT_TYPE, 0)], 0.0)  # (12, 9)
+GROUP_SIZE_SCALE = 8.0  # group_size is cards / 8 (docs/observation.md)
 _SLOT_VALUE = np.where(SLOT_TYPE >= 0, _VALUE[np.maximum(SLOT_TYPE, 0)], 0.0)
 
 
 class ScoreEstimate:
     """``phi`` of a batch of observations (see the module docstring)."""
 
-    def __init__(self, rules: Rules, scale: float = 1e-3, hand_weight: float = 0.5) -> None:
+    def __init__(
+        self,
+        rules: Rules,
+        scale: float = 1e-3,
+        hand_weight: float = 0.5,
+        canasta_progress: float = 0.0,
+        out_readiness: float = 0.0,
+    ) -> None:
         self.players = rules.num_players
         self.scale = scale
         self.hand_weight = hand_weight
+        self.canasta_progress = canasta_progress
+        self.out_readiness = out_readiness
         self.offsets: dict[str, tuple[int, tuple[int, ...]]] = {}
         c = 0
         for piece in observation_spec(rules):
@@ -83,9 +112,24 @@ class ScoreEstimate:
         hands[:, 0] = own
         return table - self.hand_weight * hands
 
+    def progress(self, obs: np.ndarray) -> np.ndarray:
+        """(N, P) the canasta-progress and going-out-readiness terms (0 with both weights 0)."""
+        done = self._piece(obs, "canasta").sum(axis=3) > 0  # (N, P, 12) finished canastas
+        out = np.zeros(done.shape[:2])
+        if self.canasta_progress:
+            size = np.minimum(np.rint(self._piece(obs, "group_size") * GROUP_SIZE_SCALE), 7.0)
+            out += self.canasta_progress * 300.0 * np.where(done, 0.0, (size / 7.0) ** 2).sum(axis=2)
+        if self.out_readiness:
+            hand = np.rint(self._piece(obs, "player_state")[:, 1, :] * HAND_SIZE_SCALE)  # (N, P)
+            near = np.exp(-np.maximum(hand - 1.0, 0.0) / 4.0)  # every card fewer counts, the last most
+            out += self.out_readiness * 1000.0 * done.any(axis=2) * near
+        return out
+
     def __call__(self, obs: np.ndarray) -> np.ndarray:
         """(N,) potential: scaled own estimate minus the others' mean."""
         s = self.scores(obs)
+        if self.canasta_progress or self.out_readiness:
+            s = s + self.progress(obs)
         return self.scale * (s[:, 0] - s[:, 1:].mean(axis=1))
 
 
@@ -97,7 +141,10 @@ class ShapedReward(VecEnvWrapper):
     the objective) adds ``+win_bonus`` to the reward of a hand won and
     ``-win_bonus`` to one lost, read from the sign of the hand-end reward
     (the score difference), so the learner values winning reliably, not only
-    by much. With ``bootstrap_truncation=False`` a
+    by much. ``step_cost`` (not a shaping either) is taken from every learner
+    decision: it prices the no-op loops the atomic actions allow (lift a wild
+    and place it back, meld then ``withdraw``) and makes a hand won early worth
+    more than one played on to the turn limit. With ``bootstrap_truncation=False`` a
     turn-limit truncation is reported as the hand's end (it is scored, R16.6,
     and the turn count is in the observation), so PPO does not bootstrap it.
     """
@@ -111,9 +158,11 @@ class ShapedReward(VecEnvWrapper):
         gamma: float = 0.995,
         bootstrap_truncation: bool = False,
         win_bonus: float = 0.0,
+        step_cost: float = 0.0,
     ) -> None:
         super().__init__(venv)
         self.win_bonus = win_bonus
+        self.step_cost = step_cost
         self.potential = potential
         self.coef = coef
         self.gamma = gamma
@@ -130,6 +179,7 @@ class ShapedReward(VecEnvWrapper):
         rewards = rewards.astype(np.float64)
         if self.win_bonus:
             rewards += self.win_bonus * np.sign(rewards) * dones
+        rewards -= self.step_cost
         if self.coef:
             phi = self.potential(obs)
             following = np.where(dones, 0.0, phi)

@@ -57,7 +57,13 @@ def build_env(config: TrainConfig, pool: OpponentPool) -> tuple[VecEnv, PoolVecE
     )
     base.seed(config.seed)
     monitored = VecMonitor(base)  # logs the unshaped hand reward (rollout/ep_rew_mean)
-    potential = ScoreEstimate(rules, scale=config.reward_scale, hand_weight=config.shaping_hand_weight)
+    potential = ScoreEstimate(
+        rules,
+        scale=config.reward_scale,
+        hand_weight=config.shaping_hand_weight,
+        canasta_progress=config.shaping_canasta,
+        out_readiness=config.shaping_out,
+    )
     env = ShapedReward(
         monitored,
         potential,
@@ -65,6 +71,7 @@ def build_env(config: TrainConfig, pool: OpponentPool) -> tuple[VecEnv, PoolVecE
         gamma=config.gamma,
         bootstrap_truncation=config.bootstrap_truncation,
         win_bonus=config.win_bonus,
+        step_cost=config.step_cost,
     )
     return env, base
 
