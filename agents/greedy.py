@@ -1,11 +1,23 @@
 """``GreedyBot``: simple and fast.
 
 It takes the discard pile whenever the rules allow (free or penalised
-pickup), keeps every wild, red three and ace offered at the cut, opens and
-melds everything it can as soon as it can (groups, pairs with a wild, spare
-wilds, separate heart aces), goes out whenever it can, and discards a black
+pickup), keeps every wild, red three and ace offered at the cut, goes out
+whenever it can, otherwise opens and melds as soon as it can (groups of three
+naturals or more, every natural its groups take, wilds where they complete a
+canasta or the opening needs them, separate heart aces), and discards a black
 three first, otherwise the least useful card: a lone low natural before a
 card of a rank it holds several of, and wilds and heart aces last.
+
+Two limits keep its hand alive until it has a canasta. Without a canasta a
+player must keep two cards after melding (R14.2) and needs two hand cards to
+take the pile (R8.1), so a hand of one card after the discard can never meld
+or pick up again, and one of two rarely does: the bot would draw and discard
+until the turn limit while the opponent melds on. So it keeps at least
+``MIN_LEFT`` cards while melding until its first canasta, skips a penalised
+pickup that would leave it a single card, and keeps its wilds in hand for
+canastas and pickups instead of spending them on pairs (a pair and a wild
+made a group of three that fills that group's only wild place, and leftover
+wilds then had no group to go to: the lone wild stuck in hand).
 """
 
 from __future__ import annotations
@@ -32,14 +44,17 @@ from .common import (
     PHASE_MELD,
     CompiledBot,
     any_discard,
+    emit_plan,
+    make_plan,
     melding_fallback,
     plan_and_step,
     rank_count,
 )
-from .plan import P_KEEP, P_MIN_LEFT, P_NEW_GROUPS, P_PAIRS, P_SPARE_WILDS, P_WANT_OUT
-from .view import I_CUT_INDEX, I_HEART_ACES, I_PHASE, I_PICKUP_GROUP, View, decode
+from .plan import P_KEEP, P_MIN_LEFT, P_NEW_GROUPS, P_PAIRS, P_SPARE_WILDS, P_WANT_OUT, PLAN_OK
+from .view import I_CUT_INDEX, I_HEART_ACES, I_PHASE, I_PICKUP_GROUP, I_PILE_N, View, decode
 
 _VALUE = CARD_VALUE.astype(np.int64)
+MIN_LEFT = 4  # cards kept in hand while melding until the first canasta (three after the discard)
 
 
 @njit(cache=True)
@@ -67,6 +82,38 @@ def greedy_discard(mask: np.ndarray, v: View) -> int:
 
 
 @njit(cache=True)
+def has_canasta(v: View) -> bool:
+    """Whether the observer has a canasta (a group of 7 or 8 cards, R11)."""
+    for g in range(v.groups.shape[1]):
+        size = 0
+        for k in range(v.groups.shape[2]):
+            size += v.groups[0, g, k]
+        if size >= 7:
+            return True
+    return False
+
+
+@njit(cache=True)
+def pickup_keeps_hand(v: View) -> bool:
+    """Whether a penalised pickup leaves at least two cards after the discard
+    (or the bot has a canasta): two hand cards go with the top card (R8.1),
+    the rest of the pile comes in, one card is discarded."""
+    return has_canasta(v) or v.hand_size[0] - 2 + v.info[I_PILE_N] - 1 - 1 >= 2
+
+
+@njit(cache=True)
+def greedy_options(opt: np.ndarray, going_out: bool) -> None:
+    """Planner options: everything it can meld when trying to go out, else
+    groups and naturals with wilds kept back, ``MIN_LEFT`` cards kept."""
+    opt[P_NEW_GROUPS] = 1
+    opt[P_PAIRS] = 2 if going_out else 1  # pairs with a wild only to go out or to open
+    opt[P_SPARE_WILDS] = 1 if going_out else 0
+    opt[P_WANT_OUT] = 1
+    opt[P_KEEP] = 0
+    opt[P_MIN_LEFT] = 0 if going_out else MIN_LEFT
+
+
+@njit(cache=True)
 def greedy_row(obs, mask, lay, v, opt, reserve, tn, tw) -> int:
     decode(obs, lay, v)
     phase = v.info[I_PHASE]
@@ -76,7 +123,7 @@ def greedy_row(obs, mask, lay, v, opt, reserve, tn, tw) -> int:
             return A.KEEP
         return A.LEAVE
     if phase == PHASE_DRAW:
-        if mask[A.TAKE_PILE]:
+        if mask[A.TAKE_PILE] and pickup_keeps_hand(v):
             return A.TAKE_PILE
         if mask[A.TAKE_FREE]:
             return A.TAKE_FREE
@@ -84,12 +131,14 @@ def greedy_row(obs, mask, lay, v, opt, reserve, tn, tw) -> int:
     if phase == PHASE_DISCARD:
         return greedy_discard(mask, v)
     reserve[:] = 0
-    opt[P_NEW_GROUPS] = 1
-    opt[P_PAIRS] = 2
-    opt[P_SPARE_WILDS] = 1
-    opt[P_WANT_OUT] = 1
-    opt[P_KEEP] = 0
-    opt[P_MIN_LEFT] = 3
+    if phase == PHASE_MELD:
+        greedy_options(opt, True)
+        code, aces, left = make_plan(v, opt, reserve, tn, tw)
+        if code == PLAN_OK and left == 1:  # the plan goes out (R14)
+            a = emit_plan(mask, v, tn, tw, aces, reserve)
+            if a >= 0:
+                return a
+    greedy_options(opt, False)
     a = plan_and_step(mask, v, opt, reserve, tn, tw)
     if a >= 0:
         return a

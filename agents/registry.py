@@ -15,7 +15,7 @@ from .search import SearchBot
 
 BOT_NAMES = ("random", "greedy", "heuristic", "search")
 _SEARCH_OPTIONS = {"samples": int, "horizon": int, "max_discards": int, "hand_weight": float, "prior": float,
-                   "modes": int, "seed": int}  # fmt: skip
+                   "modes": int, "z": float, "seed": int}  # fmt: skip
 
 
 def _options(text: str, spec: str) -> dict[str, str]:

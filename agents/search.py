@@ -13,8 +13,12 @@ simulation:
 3. score the result for itself: the hand score difference if the hand ended,
    otherwise the table-score difference with the cards in hand counted at a
    fraction ``hand_weight`` of their penalty;
-4. choose the candidate with the best mean (common random numbers: every
-   candidate sees the same samples).
+4. keep the heuristic's choice unless another candidate beats it by more
+   than ``prior`` plus ``z`` standard errors of the paired difference
+   (common random numbers: every candidate sees the same samples), then the
+   one with the best such lower bound. Without this test the noisiest
+   candidate won: the bot overruled the heuristic at most searched decisions
+   on sampling noise and played no better than it.
 
 At the start of its melding the bot also compares the heuristic's melding
 modes (go out now, keep cards back until a canasta, meld freely) when they
@@ -159,16 +163,18 @@ def _discard_candidates(mask, v, prm, first: int, max_discards: int, out) -> int
 def _compare(
     obs, lay, cfg, prm, spec, seed, s, v, opt, reserve, tn, tw, row, rewards, cand, k, values
 ) -> int:
-    """Mean simulated value of each of the ``k`` candidates; index of the best
-    (the first candidate gets the prior bonus)."""
+    """Mean simulated value of each of the ``k`` candidates; index of the
+    chosen one. The first candidate (the heuristic's) stays unless another
+    beats it by more than the prior bonus plus ``z`` standard errors of the
+    paired difference (common random numbers: every candidate plays the same
+    samples), so sampling noise alone does not overrule the heuristic."""
     samples, horizon = spec[0], spec[1]
     hand_weight = spec[3] / 1000.0
     prior = float(spec[4])
+    z = spec[6] / 1000.0
     pm = prm.copy()
-    best = 0
-    best_value = -1e18
+    x = np.empty((k, samples), dtype=np.float64)
     for c in range(k):
-        total = 0.0
         for j in range(samples):
             determinise(obs, lay, v, s, 0, seed + np.uint64(j) * np.uint64(0x9E3779B97F4A7C15))
             start_hand = s.hand_number[0]
@@ -179,11 +185,16 @@ def _compare(
                 pm[H_MODE] = MODE0 - cand[c]
                 rollout(s, cfg, 0, pm, v, opt, reserve, tn, tw, row, rewards, end_turn, True)
             rollout(s, cfg, 0, prm, v, opt, reserve, tn, tw, row, rewards, end_turn, False)
-            total += evaluate(s, 0, start_hand, hand_weight)
-        value = total / samples + (prior if c == 0 else 0.0)
-        values[c] = value
-        if value > best_value:
-            best_value = value
+            x[c, j] = evaluate(s, 0, start_hand, hand_weight)
+        values[c] = x[c].mean() + (prior if c == 0 else 0.0)
+    best = 0
+    best_low = prior
+    for c in range(1, k):
+        d = x[c] - x[0]
+        se = d.std() / np.sqrt(samples - 1) if samples > 1 else 0.0  # sample std / sqrt(n)
+        low = d.mean() - z * se
+        if low > best_low:
+            best_low = low
             best = c
     return best
 
@@ -256,6 +267,9 @@ class SearchBot(CompiledBot):
         max_discards: discards compared (the heuristic's best ones); 1 = none.
         hand_weight: fraction of a hand card's penalty counted at the horizon.
         prior: bonus of the heuristic's own choice (damps sampling noise).
+        z: another candidate replaces the heuristic's choice only if its mean
+            advantage exceeds ``prior`` by ``z`` standard errors of the paired
+            difference over the samples.
         modes: also choose the melding mode of a turn by search (go out, keep
             cards back, or meld freely).
         seed: the bot's seed; with the observation it fixes every decision.
@@ -273,15 +287,15 @@ class SearchBot(CompiledBot):
         hand_weight: float = 0.5,
         prior: float = 10.0,
         modes: bool = True,
+        z: float = 1.0,
         seed: int = 0,
         params: dict[str, float] | None = None,
     ) -> None:
         if samples < 1 or horizon < 0 or max_discards < 1:
             raise ValueError("samples and max_discards must be positive, horizon non-negative")
-        self.spec = np.array(
-            [samples, horizon, max_discards, round(hand_weight * 1000), round(prior), int(modes)],
-            dtype=np.int64,
-        )
+        spec = [samples, horizon, max_discards, round(hand_weight * 1000), round(prior), int(modes)]
+        spec.append(round(z * 1000))
+        self.spec = np.array(spec, dtype=np.int64)
         self.seed = seed
         self.params = params_vector(params)
         self._modes: dict[int, tuple[int, int]] = {}

@@ -21,7 +21,7 @@ from agents.search import SearchBot
 from agents.view import decode, fill_view, layout, new_view
 from kanaszta_env import GameBatch, Rules
 from kanaszta_env.actions import ACTION_NAMES, action_from_name
-from kanaszta_env.cards import IS_RED_THREE, NUM_TYPES
+from kanaszta_env.cards import IS_RED_THREE, NUM_TYPES, WILD_TYPES
 from kanaszta_env.core.state import PHASE_DISCARD, PHASE_DRAW, copy_state, new_state
 from kanaszta_env.encoding import encode
 from kanaszta_env.invariants import conservation_errors
@@ -74,6 +74,22 @@ def test_bots_choose_only_legal_actions(players: int, variant: str) -> None:
     search = SearchBot(rules, **SMALL_SEARCH)
     pick = np.random.default_rng(0).choice(len(obs), 400, replace=False)
     check_actions(search.act(obs[pick], masks[pick]), masks[pick], "search")
+
+
+def test_search_overrules_the_heuristic_only_on_evidence() -> None:
+    """SearchBot replaces the heuristic's choice only when a candidate's paired
+    advantage clears ``z`` standard errors: a large ``z`` overrules it at fewer
+    decisions than ``z = 0`` (best mean wins), and only where ``z = 0`` does too."""
+    rules = Rules()
+    obs, masks = decisions(collect_states(rules, 16, 60, seed=5), rules)
+    pick = np.random.default_rng(1).choice(len(obs), 300, replace=False)
+    obs, masks = obs[pick], masks[pick]
+    heuristic = HeuristicBot(rules).act(obs, masks)
+    small = {**SMALL_SEARCH, "samples": 4}
+    loose = SearchBot(rules, **small, z=0.0).act(obs, masks) != heuristic
+    strict = SearchBot(rules, **small, z=1e6).act(obs, masks) != heuristic
+    assert loose.sum() > 10
+    assert strict.sum() < loose.sum() and not (strict & ~loose).any()
 
 
 def redeal(games: GameBatch, observer: int, rng: np.random.Generator) -> GameBatch:
@@ -280,6 +296,39 @@ def test_r8_greedy_takes_the_pile_when_allowed() -> None:
     games = load(doc)
     assert "take_pile" in games.legal_names()
     assert run_turn(GreedyBot(games.rules), games)[0] == "take_pile"
+
+
+@pytest.mark.parametrize("canasta", [False, True])
+def test_r8_r14_greedy_skips_a_pickup_that_kills_its_hand(canasta: bool) -> None:
+    """Without a canasta GreedyBot does not take a pile that would leave it one
+    card after the discard: such a hand can never meld (R14.2) nor take the
+    pile (R8.1) again. With a canasta the same pickup is taken."""
+    groups = [["AS", "AD", "AC"]] + ([["KS", "KS", "KD", "KD", "KH", "KC", "KC"]] if canasta else [])
+    doc = position([seat(["4S"]), seat(["9S", "9D"], groups)], discard=["8H", "4D", "9H"])
+    games = load(doc)
+    assert "take_pile" in games.legal_names()
+    assert run_turn(GreedyBot(games.rules), games)[0] == ("take_pile" if canasta else "draw")
+
+
+def test_greedy_keeps_its_wilds_for_canastas() -> None:
+    """Once open, GreedyBot lays groups of naturals but does not spend a wild on
+    a pair (that fills the group's only wild place, R10.2): one wild turns its
+    aces into a canasta, the other stays in hand."""
+    doc = position(
+        [
+            seat(["4S"]),
+            seat(
+                ["KS", "KD", "JK", "2C", "QS", "QD", "QH", "5C", "6C", "7H", "8D", "9S"],
+                [["AS", "AD", "AC", "AH", "AS", "AD"]],
+            ),
+        ],
+        stock_top=["4D"],
+    )
+    games = load(doc)
+    actions = run_turn(GreedyBot(games.rules), games)
+    assert "meld_QS" in actions and "meld_KS" not in actions
+    assert games.state.groups[0, 1, 0].sum() == 7, "the aces became a canasta"
+    assert games.state.hand[0, 1, list(WILD_TYPES)].sum() == 1, "one wild kept in hand"
 
 
 def _feeding_position(hand: list[str]) -> dict:
