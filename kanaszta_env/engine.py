@@ -17,7 +17,7 @@ from .actions import ACTION_NAMES, NUM_ACTIONS, action_name
 from .core.batch import first_illegal, reset_batch, step_batch
 from .core.legal import legal_mask
 from .core.state import PHASE_NAMES, PHASE_OVER, State, copy_state, new_state, select
-from .rules import Rules
+from .rules import Rules, resolve_rules
 
 
 class IllegalActionError(ValueError):
@@ -58,10 +58,7 @@ class GameBatch:
     """
 
     def __init__(self, rules: Rules | None = None, batch_size: int = 1, **rule_kwargs: object) -> None:
-        if rules is None:
-            rules = Rules(**rule_kwargs)  # type: ignore[arg-type]
-        elif rule_kwargs:
-            raise ValueError("pass either a Rules object or rule keyword arguments, not both")
+        rules = resolve_rules(rules, rule_kwargs)
         if type(batch_size) is not int or batch_size < 1:
             raise ValueError(f"batch_size must be a positive integer, got {batch_size!r}")
         self.rules = rules

@@ -9,6 +9,7 @@ of R20) are meant to become new presets here, not new engines.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -123,6 +124,16 @@ class Rules:
             cfg[CFG_SCHEDULE + 2 * i + 1] = minimum
         cfg.flags.writeable = False
         return cfg
+
+
+def resolve_rules(rules: Rules | None, rule_kwargs: dict[str, Any]) -> Rules:
+    """The ``rules`` given, or ``Rules(**rule_kwargs)``; passing both is an error
+    (the convention of every constructor that takes rules)."""
+    if rules is None:
+        return Rules(**rule_kwargs)
+    if rule_kwargs:
+        raise ValueError("pass either a Rules object or rule keyword arguments, not both")
+    return rules
 
 
 def _check_schedule(schedule: object) -> tuple[tuple[int, int], ...]:

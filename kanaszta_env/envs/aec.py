@@ -37,9 +37,10 @@ from ..actions import NUM_ACTIONS, action_name
 from ..core.observe import encode_batch
 from ..encoding import observation_bounds, observation_size
 from ..engine import IllegalActionError, game_seeds
-from ..rules import Rules
+from ..rules import Rules, resolve_rules
 from .gym_env import LearnerGames
-from .kernels import ENDED_TERMINATED, REWARD_MODES, compiled_entry, seat_reward
+from .kernels import ENDED_TERMINATED, compiled_entry, seat_reward
+from .options import RENDER_MODES, check_render_mode, reward_mode
 from .render import render_table
 
 __all__ = ["env", "raw_env"]
@@ -59,7 +60,7 @@ class raw_env(AECEnv, EzPickle):
 
     metadata = {  # noqa: RUF012 - PettingZoo reads it as a class attribute
         "name": "kanaszta_v0",
-        "render_modes": ["human", "ansi"],
+        "render_modes": list(RENDER_MODES),
         "is_parallelizable": False,
         "render_fps": 1,
     }
@@ -86,19 +87,11 @@ class raw_env(AECEnv, EzPickle):
             **rule_kwargs,
         )
         super().__init__()
-        if rules is None:
-            rules = Rules(**rule_kwargs)
-        elif rule_kwargs:
-            raise ValueError("pass either a Rules object or rule keyword arguments, not both")
-        if render_mode not in (None, *self.metadata["render_modes"]):
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None")
-        if reward not in REWARD_MODES:
-            raise ValueError(f"reward must be one of {sorted(REWARD_MODES)}, got {reward!r}")
-        if illegal not in ("raise", "penalty"):
-            raise ValueError(f"illegal must be 'raise' or 'penalty', got {illegal!r}")
+        rules = resolve_rules(rules, rule_kwargs)
+        check_render_mode(render_mode)
+        self._reward_mode = reward_mode(reward, illegal)
         self.rules = rules
         self.render_mode = render_mode
-        self._reward_mode = REWARD_MODES[reward]
         self._reward_scale = float(reward_scale)
         self._penalty = illegal == "penalty"
         self._illegal_reward = float(illegal_reward)

@@ -29,7 +29,7 @@ from ..actions import NUM_ACTIONS, action_name
 from ..core.state import PHASE_OVER, new_state
 from ..encoding import observation_bounds, observation_size
 from ..engine import IllegalActionError
-from ..rules import Rules
+from ..rules import Rules, resolve_rules
 from .kernels import (
     ENDED_ILLEGAL,
     ENDED_TERMINATED,
@@ -49,13 +49,13 @@ from .kernels import (
     PRM_REWARD_SCALE,
     PRM_SEAT,
     PRM_SIZE,
-    REWARD_MODES,
     SEAT_MOVER,
     SEAT_RANDOM,
     compiled_entry,
     drive,
     new_learners,
 )
+from .options import RENDER_MODES, check_render_mode, reward_mode
 from .render import render_table
 
 __all__ = ["KanasztaGymEnv", "LearnerGames", "Policy", "RandomPolicy"]
@@ -136,10 +136,7 @@ class LearnerGames:
             raise ValueError(
                 f"learner_seat must be 'random' or a seat 0..{players - 1}, got {learner_seat!r}"
             )
-        if reward not in REWARD_MODES:
-            raise ValueError(f"reward must be one of {sorted(REWARD_MODES)}, got {reward!r}")
-        if illegal not in ("raise", "penalty"):
-            raise ValueError(f"illegal must be 'raise' or 'penalty', got {illegal!r}")
+        mode = reward_mode(reward, illegal)
         self.rules = rules
         self.n = n
         self.obs_size = observation_size(rules)
@@ -150,7 +147,7 @@ class LearnerGames:
         self.learners = new_learners(n, players, self.obs_size)
         self.learners.over[:] = True
         prm = np.zeros(PRM_SIZE, dtype=np.float64)
-        prm[PRM_REWARD_MODE] = REWARD_MODES[reward]
+        prm[PRM_REWARD_MODE] = mode
         prm[PRM_REWARD_SCALE] = reward_scale
         prm[PRM_SEAT] = seat
         prm[PRM_AUTO_RESET] = float(auto_reset)
@@ -290,7 +287,7 @@ class KanasztaGymEnv(gym.Env, EzPickle):
         render_mode: ``None``, ``"ansi"`` or ``"human"``.
     """
 
-    metadata = {"render_modes": ["human", "ansi"], "render_fps": 1}  # noqa: RUF012
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 1}  # noqa: RUF012
 
     def __init__(
         self,
@@ -317,12 +314,8 @@ class KanasztaGymEnv(gym.Env, EzPickle):
             render_mode=render_mode,
             **rule_kwargs,
         )
-        if rules is None:
-            rules = Rules(**rule_kwargs)
-        elif rule_kwargs:
-            raise ValueError("pass either a Rules object or rule keyword arguments, not both")
-        if render_mode not in (None, *self.metadata["render_modes"]):
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None")
+        rules = resolve_rules(rules, rule_kwargs)
+        check_render_mode(render_mode)
         self.rules = rules
         self.render_mode = render_mode
         self._games = LearnerGames(

@@ -32,9 +32,10 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvS
 
 from ..actions import NUM_ACTIONS
 from ..encoding import observation_bounds
-from ..rules import Rules
+from ..rules import Rules, resolve_rules
 from .gym_env import LearnerGames
 from .kernels import ENDED_ILLEGAL, ENDED_TERMINATED, ENDED_TRUNCATED
+from .options import check_render_mode
 from .render import render_table
 
 __all__ = ["KanasztaVecEnv"]
@@ -68,12 +69,8 @@ class KanasztaVecEnv(VecEnv):
         render_mode: str | None = None,
         **rule_kwargs: Any,
     ) -> None:
-        if rules is None:
-            rules = Rules(**rule_kwargs)
-        elif rule_kwargs:
-            raise ValueError("pass either a Rules object or rule keyword arguments, not both")
-        if render_mode not in (None, "ansi", "human"):
-            raise ValueError("render_mode must be 'ansi', 'human' or None")
+        rules = resolve_rules(rules, rule_kwargs)
+        check_render_mode(render_mode)
         self.rules = rules
         self.render_mode = render_mode  # read by VecEnv.__init__ through get_attr
         self._games = LearnerGames(
