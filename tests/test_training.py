@@ -16,14 +16,18 @@ from stable_baselines3.common.vec_env import VecEnvWrapper
 
 from agents.base import play_batch
 from agents.random_bot import RandomBot
+from agents.registry import make_agent
 from kanaszta_env import GameBatch, Rules
 from kanaszta_env.core.state import END_OUT
-from kanaszta_env.encoding import encode
+from kanaszta_env.encoding import encode, observation_size
 from kanaszta_env.envs import KanasztaVecEnv
 from training.cli import main as cli_main
 from training.config import TrainConfig, parse_config, parse_weights
+from training.imitation import collect, fit, student_of
 from training.opponents import OpponentPool
+from training.policy import PPOAgent
 from training.shaping import ScoreEstimate, ShapedReward
+from training.train import build_env, build_model
 
 TINY = [
     "--num-envs", "8", "--opponent-slots", "2", "--n-steps", "16", "--batch-size", "64", "--n-epochs", "1",
@@ -31,6 +35,7 @@ TINY = [
     "--opponents", "random:1,self:1", "--snapshot-every", "128",
     "--eval-every", "128", "--eval-hands", "4", "--eval-bots", "random", "--final-eval-hands", "4",
     "--final-eval-bots", "random", "--checkpoint-every", "256", "--no-progress-bar", "--no-tensorboard",
+    "--warm-start", "greedy", "--warm-start-steps", "24", "--warm-start-rounds", "2", "--warm-start-epochs", "1",
 ]  # fmt: skip
 
 
@@ -63,6 +68,9 @@ def test_config_rejects_bad_values(tmp_path: Path) -> None:
         parse_weights("random:0")
     with pytest.raises(ValueError, match="num_players"):
         parse_config(["--num-players", "5"])
+    with pytest.raises(ValueError, match="warm-start teacher"):
+        parse_config(["--warm-start", "grandmaster"])
+    assert parse_config(["--warm-start", ""]).warm_start == ""
     assert parse_weights("Random:1, self") == {"random": 1.0, "self": 1.0}
 
 
@@ -100,13 +108,15 @@ def test_r16_potential_is_the_hand_score_of_a_truncated_hand() -> None:
         np.testing.assert_array_equal(mine[truncated], games.state.hand_scores[truncated, seat])
 
 
-@pytest.mark.parametrize("canasta, out", [(0.0, 0.0), (1.0, 0.5)])
-def test_shaping_telescopes_to_the_hand_reward(canasta: float, out: float) -> None:
+@pytest.mark.parametrize("canasta, out, dead_end", [(0.0, 0.0, 0.0), (1.0, 0.5, 1.0)])
+def test_shaping_telescopes_to_the_hand_reward(canasta: float, out: float, dead_end: float) -> None:
     """With gamma = 1 the shaped rewards of a hand add up to its real reward minus phi(s0)
-    (also with the canasta-progress and going-out-readiness terms: they are potentials too)."""
+    (also with the canasta-progress, going-out-readiness and dead-end terms: they are potentials too)."""
     rules = Rules(max_turns=12)
     recorder = _Recorder(KanasztaVecEnv(6, rules, opponents="random"))
-    potential = ScoreEstimate(rules, scale=1e-3, hand_weight=0.5, canasta_progress=canasta, out_readiness=out)
+    potential = ScoreEstimate(
+        rules, scale=1e-3, hand_weight=0.5, canasta_progress=canasta, out_readiness=out, dead_end=dead_end
+    )
     env = ShapedReward(recorder, potential, coef=1.0, gamma=1.0)
     env.seed(5)
     obs = env.reset()
@@ -152,6 +162,27 @@ def test_progress_terms_follow_groups_canastas_and_hand_size() -> None:
     s.hand[0, 0, :2] = 0  # one card left: the most ready
     assert estimate.progress(encode(s, rules, 0))[0, 0] == pytest.approx(500.0)
     assert ScoreEstimate(rules).progress(encode(s, rules, 0)).max() == 0.0  # off by default
+
+
+def test_dead_end_term_prices_few_cards_without_a_canasta() -> None:
+    """One card and no canasta cannot go out (R14.1): the potential drops as the hand shrinks to it."""
+    rules = Rules()
+    games = GameBatch(rules, 1)
+    games.reset(seed=11)
+    estimate = ScoreEstimate(rules, dead_end=1.0)
+    s = games.state
+    s.groups[0] = 0
+    s.hand[0, 0] = 0
+    s.groups[0, 0, 2, :2] = (2, 1)  # an open group of three, no canasta
+    terms = []
+    for cards in (5, 4, 3, 2, 1):
+        s.hand[0, 0] = 0
+        s.hand[0, 0, :cards] = 1
+        terms.append(estimate.progress(encode(s, rules, 0))[0, 0])
+    assert terms == pytest.approx([0.0, 0.0, -1000 / 3, -2000 / 3, -1000.0])
+    s.groups[0, 0, 2, :4] = (2, 2, 2, 1)  # with a canasta one card is a way out, not a dead end
+    assert estimate.progress(encode(s, rules, 0))[0, 0] == 0.0
+    assert ScoreEstimate(rules).progress(encode(s, rules, 0)).max() == 0.0  # off when its weight is 0
 
 
 def test_step_cost_is_taken_from_every_learner_decision() -> None:
@@ -201,6 +232,34 @@ def test_pool_sampling_follows_the_weights() -> None:
     assert {pool.sample().name for _ in range(200)} == {"random", "self@1"}
 
 
+# --- imitation warm start ---------------------------------------------------------------
+def test_imitation_labels_every_decision_with_the_teacher_and_fit_learns_it() -> None:
+    config = TrainConfig(num_envs=8, opponent_slots=2, max_turns=30, net_arch=[64], opponents="random:1")
+    pool = OpponentPool(parse_weights(config.opponents), config.rules(), seed=0)
+    env, base = build_env(config, pool)
+    model = build_model(config, env, None)
+    teacher = make_agent("greedy", config.rules())
+    data = collect(env, base.action_masks, teacher, 60, config.gamma)
+    assert data.obs.shape == (480, observation_size(config.rules())) and data.hands > 0
+    assert data.mask[np.arange(480), data.action].all()  # every label is legal where it was taken
+    np.testing.assert_array_equal(teacher.act(data.obs, data.mask), data.action)
+    assert data.has_ret.any() and not data.has_ret.all() and np.isfinite(data.ret).all()
+
+    def agreement() -> float:
+        return float((PPOAgent.from_sb3(model.policy).act(data.obs, data.mask) == data.action).mean())
+
+    before = agreement()
+    stats = fit(model, data, epochs=20, batch_size=64, learning_rate=3e-3)
+    after = agreement()
+    assert after > max(0.8, before + 0.3), (before, after, stats)
+
+    # DAgger: the student plays every hand, the teacher still labels every decision
+    student = student_of(model, seed=1)
+    more = collect(env, base.action_masks, teacher, 30, config.gamma, student=student, student_share=1.0)
+    np.testing.assert_array_equal(teacher.act(more.obs, more.mask), more.action)
+    assert more.mask[np.arange(len(more.action)), more.action].all()
+
+
 # --- the real entry point ---------------------------------------------------------------
 def test_train_smoke_resume_and_load(tmp_path: Path) -> None:
     run = tmp_path / "run"
@@ -212,12 +271,15 @@ def test_train_smoke_resume_and_load(tmp_path: Path) -> None:
         "history.json",
         "report.json",
         "learning_curve.png",
+        "warm_start.json",
     ):
         assert (run / name).exists(), name
     assert list((run / "snapshots").glob("*.pt"))
     report = json.loads((run / "report.json").read_text())
     assert report["timesteps"] >= 256 and report["matches"][0]["hands"] == 4
     first_history = json.loads((run / "history.json").read_text())
+    assert first_history[0]["step"] == 0  # the imitation policy, before PPO
+    assert [r["round"] for r in json.loads((run / "warm_start.json").read_text())] == [1, 2]
 
     # resume: the step counter and the evaluation history go on
     more = tmp_path / "more"

@@ -79,12 +79,26 @@ class TrainConfig:
     """weight of the canasta-progress term of the potential (convex in the cards of an unfinished group)"""
     shaping_out: float = 0.0
     """weight of the going-out-readiness term of the potential (a canasta and few cards in hand)"""
+    shaping_dead_end: float = 1.0
+    """weight of the dead-end term of the potential (no canasta and at most 3 cards in hand)"""
     win_bonus: float = 1.0
     """extra hand-end reward: +this for a hand won, -this for a hand lost (1.0 weighs like 1000 points)"""
     step_cost: float = 0.0
     """reward taken from every learner decision (prices no-op loops; a hand of 500 decisions costs 1.0)"""
     bootstrap_truncation: bool = False
     """treat a turn-limit truncation as a time limit (bootstrap the value), not as the hand's end (R16.6)"""
+
+    # --- imitation warm start (training.imitation) -----------------------------------
+    warm_start: str = "heuristic"
+    """teacher whose play the policy imitates before PPO starts: a bot spec of agents.registry ("" = none)"""
+    warm_start_steps: int = 4000
+    """vectorised steps of teacher play recorded per round (each is num_envs learner decisions)"""
+    warm_start_rounds: int = 1
+    """rounds of collect-and-fit; rounds after the first let the student play half the hands (DAgger)"""
+    warm_start_epochs: int = 15
+    """passes of supervised learning over the recorded decisions, per round"""
+    warm_start_lr: float = 3e-3
+    """Adam step size of the supervised fit"""
 
     # --- PPO -------------------------------------------------------------------------
     n_steps: int = 128
@@ -143,6 +157,7 @@ class TrainConfig:
         """Raise ``ValueError`` on inconsistent values; returns ``self``."""
         self.rules()
         positive = ("total_timesteps", "num_envs", "opponent_slots", "n_steps", "batch_size", "n_epochs")
+        positive += ("warm_start_steps", "warm_start_rounds", "warm_start_epochs")
         for name in positive:
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be positive, got {getattr(self, name)}")
@@ -155,6 +170,11 @@ class TrainConfig:
         if not self.net_arch or any(int(n) < 1 for n in self.net_arch):
             raise ValueError(f"net_arch needs positive layer sizes, got {self.net_arch}")
         parse_weights(self.opponents)
+        from agents.registry import BOT_NAMES  # lazy: the bots are not needed to read a config
+
+        teacher = self.warm_start.partition(":")[0].strip()
+        if teacher and teacher not in BOT_NAMES:
+            raise ValueError(f"unknown warm-start teacher {self.warm_start!r}: choose one of {BOT_NAMES} or ''")
         return self
 
     def to_dict(self) -> dict[str, Any]:

@@ -20,7 +20,7 @@ public estimate", read from the observation alone (R16):
 hand-end reward. Going-out bonuses are not in ``phi``: they arrive with the
 real reward.
 
-Two optional terms (per player, from public information, so the opponents'
+Three optional terms (per player, from public information, so the opponents'
 are exact too) anticipate what the score above only pays late. Without them a
 learner spreads its melds over many small groups and, against weak opponents,
 keeps playing on to the turn limit instead of going out (it rarely has a
@@ -34,7 +34,15 @@ canasta before turn 40 and holds ~8 cards even with one):
   and the won hand coming within reach (smooth, so a hand of 12 still feels
   each card it melds).
 
-Both are still potentials, so they change when credit arrives, never which
+* ``dead_end``: a player without a canasta and ``h <= 3`` cards in hand
+  loses ``dead_end * 1000 * min(1, (4 - h) / 3)``. With one card and no
+  canasta a player can neither go out (R14.1) nor meld the card he draws
+  and still discard, so he is stuck until the turn limit and its penalty
+  (R16.6, about -1,500 points); a learner imitating a bot walks into this
+  in a few percent of hands and the hand-end reward comes a hundred turns
+  too late to say which meld did it.
+
+All three are still potentials, so they change when credit arrives, never which
 policy is optimal. They are off by default (``TrainConfig.shaping_canasta``,
 ``shaping_out``): in 1.4M-step runs they did not measurably raise the win rate
 against RandomBot (about 77 % with or without them, 500 hands).
@@ -71,12 +79,14 @@ class ScoreEstimate:
         hand_weight: float = 0.5,
         canasta_progress: float = 0.0,
         out_readiness: float = 0.0,
+        dead_end: float = 0.0,
     ) -> None:
         self.players = rules.num_players
         self.scale = scale
         self.hand_weight = hand_weight
         self.canasta_progress = canasta_progress
         self.out_readiness = out_readiness
+        self.dead_end = dead_end
         self.offsets: dict[str, tuple[int, tuple[int, ...]]] = {}
         c = 0
         for piece in observation_spec(rules):
@@ -113,7 +123,7 @@ class ScoreEstimate:
         return table - self.hand_weight * hands
 
     def progress(self, obs: np.ndarray) -> np.ndarray:
-        """(N, P) the canasta-progress and going-out-readiness terms (0 with both weights 0)."""
+        """(N, P) the canasta-progress, going-out-readiness and dead-end terms (0 with all weights 0)."""
         done = self._piece(obs, "canasta").sum(axis=3) > 0  # (N, P, 12) finished canastas
         out = np.zeros(done.shape[:2])
         if self.canasta_progress:
@@ -123,12 +133,16 @@ class ScoreEstimate:
             hand = np.rint(self._piece(obs, "player_state")[:, 1, :] * HAND_SIZE_SCALE)  # (N, P)
             near = np.exp(-np.maximum(hand - 1.0, 0.0) / 4.0)  # every card fewer counts, the last most
             out += self.out_readiness * 1000.0 * done.any(axis=2) * near
+        if self.dead_end:
+            hand = np.rint(self._piece(obs, "player_state")[:, 1, :] * HAND_SIZE_SCALE)  # (N, P)
+            risk = np.clip((4.0 - hand) / 3.0, 0.0, 1.0)  # 3 cards: 1/3, 2: 2/3, 1 or 0: 1
+            out -= self.dead_end * 1000.0 * ~done.any(axis=2) * risk
         return out
 
     def __call__(self, obs: np.ndarray) -> np.ndarray:
         """(N,) potential: scaled own estimate minus the others' mean."""
         s = self.scores(obs)
-        if self.canasta_progress or self.out_readiness:
+        if self.canasta_progress or self.out_readiness or self.dead_end:
             s = s + self.progress(obs)
         return self.scale * (s[:, 0] - s[:, 1:].mean(axis=1))
 

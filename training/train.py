@@ -1,7 +1,7 @@
 """``kanaszta train``: MaskablePPO self-play on the batched environment.
 
 Reads top to bottom: build the opponent pool and the environment, build or
-load the model, attach the callbacks (opponent draws, snapshots, evaluations,
+load the model, warm-start it by imitating a bot (:mod:`training.imitation`), attach the callbacks (opponent draws, snapshots, evaluations,
 checkpoints, wall-time limit), learn, then write the final report and the
 learning curve next to the checkpoints.
 
@@ -11,7 +11,8 @@ Output folder (``run_dir``)::
     latest.zip         newest checkpoint (MaskablePPO.save), also step_*.zip
     final.zip          the model at the end of training
     snapshots/*.pt     frozen learners of the self-play pool
-    history.json       periodic evaluations against the bots
+    warm_start.json    the imitation warm start: decisions recorded, fit losses, teacher agreement
+    history.json       periodic evaluations against the bots (step 0: the imitation policy)
     report.json/.md    final evaluation: score difference, win rate (95 % intervals), Elo
     learning_curve.png evaluation score difference and win rate over training steps
     tb/                TensorBoard logs (losses/, rollout/, eval/, pool/)
@@ -29,9 +30,13 @@ from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback, CallbackList
 from stable_baselines3.common.utils import set_random_seed
 from stable_baselines3.common.vec_env import VecEnv, VecMonitor
+from tqdm.auto import tqdm
+
+from agents.registry import make_agent
 
 from .config import TrainConfig, parse_weights, save_config
 from .evaluate import evaluate_against_bots, plot_learning_curve, write_report
+from .imitation import collect, fit, student_of
 from .opponents import OpponentPool, PoolVecEnv
 from .policy import PPOAgent
 from .shaping import ScoreEstimate, ShapedReward
@@ -63,6 +68,7 @@ def build_env(config: TrainConfig, pool: OpponentPool) -> tuple[VecEnv, PoolVecE
         hand_weight=config.shaping_hand_weight,
         canasta_progress=config.shaping_canasta,
         out_readiness=config.shaping_out,
+        dead_end=config.shaping_dead_end,
     )
     env = ShapedReward(
         monitored,
@@ -74,6 +80,51 @@ def build_env(config: TrainConfig, pool: OpponentPool) -> tuple[VecEnv, PoolVecE
         step_cost=config.step_cost,
     )
     return env, base
+
+
+def warm_start(config: TrainConfig, model: MaskablePPO, env: VecEnv, base: PoolVecEnv) -> list[dict]:
+    """Fit ``model``'s policy and value to the teacher's play (:mod:`training.imitation`)."""
+    teacher = make_agent(config.warm_start, config.rules(), seed=config.seed)
+    rounds: list[dict] = []
+    for k in range(config.warm_start_rounds):
+        student = student_of(model, seed=config.seed + k) if k else None
+        with tqdm(
+            total=config.warm_start_steps,
+            desc=f"imitation {k + 1}/{config.warm_start_rounds}: {teacher.name} plays",
+            disable=not config.progress_bar,
+        ) as bar:
+            data = collect(
+                env,
+                base.action_masks,
+                teacher,
+                config.warm_start_steps,
+                config.gamma,
+                student=student,
+                student_share=0.5 if k else 0.0,
+                seed=config.seed + k,
+                on_step=lambda _: bar.update(),
+            )
+        with tqdm(
+            total=config.warm_start_epochs,
+            desc=f"imitation {k + 1}/{config.warm_start_rounds}: fit {len(data.action):,} decisions",
+            disable=not config.progress_bar,
+        ) as bar:
+
+            def show(_: int, stats: dict) -> None:
+                bar.set_postfix(agree=f"{stats['agreement']:.3f}", ce=f"{stats['cross_entropy']:.3f}")
+                bar.update()
+
+            stats = fit(
+                model,
+                data,
+                epochs=config.warm_start_epochs,
+                learning_rate=config.warm_start_lr,
+                seed=config.seed + k,
+                on_epoch=show,
+            )
+        rounds.append({"round": k + 1, "decisions": len(data.action), "hands": data.hands, **stats})
+        del data
+    return rounds
 
 
 def build_model(config: TrainConfig, env: VecEnv, tb_dir: str | None) -> MaskablePPO:
@@ -160,17 +211,20 @@ class EvalCheckpointCallback(BaseCallback):
         limit = self.config.max_minutes * 60
         return not (limit and time.time() - self.started > limit)
 
-    def evaluate(self) -> None:
+    def evaluate(self, model: MaskablePPO | None = None) -> None:
+        """Play the evaluation bots; ``model`` is given before training starts (no logger yet)."""
         c = self.config
-        agent = PPOAgent.from_sb3(self.model.policy, "ppo")
+        model = model or self.model
+        agent = PPOAgent.from_sb3(model.policy, "ppo")
         bots = [b for b in c.eval_bots.split(",") if b]
         rows = evaluate_against_bots(agent, bots, c.eval_rules(), hands=c.eval_hands, seed=c.eval_seed)
         for row in rows:
-            row["step"] = self.num_timesteps
+            row["step"] = model.num_timesteps
             row["minutes"] = (time.time() - self.started) / 60
             self.history.append(row)
-            self.logger.record(f"eval/{row['bot']}_score_diff", row["mean_diff"])
-            self.logger.record(f"eval/{row['bot']}_win_rate", row["win_rate"])
+            if getattr(self, "model", None) is not None:
+                self.logger.record(f"eval/{row['bot']}_score_diff", row["mean_diff"])
+                self.logger.record(f"eval/{row['bot']}_win_rate", row["win_rate"])
         (self.run_dir / "history.json").write_text(json.dumps(self.history, indent=1), encoding="utf-8")
 
     def save(self, path: Path) -> None:
@@ -213,10 +267,15 @@ def train(config: TrainConfig) -> TrainResult:
     env, base = build_env(config, pool)
     tb_dir = str(run_dir / "tb") if config.tensorboard else None
     model = build_model(config, env, tb_dir)
+    if config.warm_start and not config.resume:
+        imitation_stats = warm_start(config, model, env, base)
+        (run_dir / "warm_start.json").write_text(json.dumps(imitation_stats, indent=1), encoding="utf-8")
     start_steps = model.num_timesteps
     remaining = config.total_timesteps - start_steps
     selfplay = SelfPlayCallback(pool, base, config.snapshot_every, run_dir / "snapshots", first=start_steps)
     periodic = EvalCheckpointCallback(config, run_dir, history, started)
+    if config.warm_start and not config.resume and config.eval_every:
+        periodic.evaluate(model)  # the curve's first point: the imitation policy before PPO
     if remaining > 0:
         model.learn(
             total_timesteps=remaining,
