@@ -35,7 +35,8 @@ TINY = [
     "--opponents", "random:1,self:1", "--snapshot-every", "128",
     "--eval-every", "128", "--eval-hands", "4", "--eval-bots", "random", "--final-eval-hands", "4",
     "--final-eval-bots", "random", "--checkpoint-every", "256", "--no-progress-bar", "--no-tensorboard",
-    "--warm-start", "greedy", "--warm-start-steps", "24", "--warm-start-rounds", "2", "--warm-start-epochs", "1",
+    "--warm-start", "greedy", "--warm-start-steps", "24", "--warm-start-rounds", "2",
+    "--warm-start-epochs", "1",
 ]  # fmt: skip
 
 

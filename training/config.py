@@ -174,7 +174,9 @@ class TrainConfig:
 
         teacher = self.warm_start.partition(":")[0].strip()
         if teacher and teacher not in BOT_NAMES:
-            raise ValueError(f"unknown warm-start teacher {self.warm_start!r}: choose one of {BOT_NAMES} or ''")
+            raise ValueError(
+                f"unknown warm-start teacher {self.warm_start!r}: choose one of {BOT_NAMES} or ''"
+            )
         return self
 
     def to_dict(self) -> dict[str, Any]:

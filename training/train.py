@@ -1,9 +1,10 @@
 """``kanaszta train``: MaskablePPO self-play on the batched environment.
 
 Reads top to bottom: build the opponent pool and the environment, build or
-load the model, warm-start it by imitating a bot (:mod:`training.imitation`), attach the callbacks (opponent draws, snapshots, evaluations,
-checkpoints, wall-time limit), learn, then write the final report and the
-learning curve next to the checkpoints.
+load the model, warm-start it by imitating a bot (:mod:`training.imitation`),
+attach the callbacks (opponent draws, snapshots, evaluations, checkpoints,
+wall-time limit), learn, then write the final report and the learning curve
+next to the checkpoints.
 
 Output folder (``run_dir``)::
 
