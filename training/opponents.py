@@ -20,7 +20,6 @@ Deals: slot ``k`` is seeded with ``seed + k * 2**40 + 2**48``; evaluation deals
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -29,6 +28,7 @@ from stable_baselines3.common.vec_env import VecEnv
 from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvStepReturn
 
 from agents.base import Agent
+from agents.registry import BOT_NAMES, make_agent
 from kanaszta_env import Rules
 from kanaszta_env.envs import KanasztaVecEnv
 
@@ -36,23 +36,13 @@ TRAIN_SEED_OFFSET = 2**48
 SLOT_SEED_STRIDE = 2**40
 
 
-#: bot name -> (module of ``agents``, class)
-BOTS = {
-    "random": ("agents.random_bot", "RandomBot"),
-    "greedy": ("agents.greedy", "GreedyBot"),
-    "heuristic": ("agents.heuristic", "HeuristicBot"),
-    "search": ("agents.search", "SearchBot"),
-}
-
-
 def make_bot(name: str, rules: Rules | None = None, seed: int = 0) -> Agent:
-    """A baseline bot of ``agents`` by name: ``random``, ``greedy``, ``heuristic`` or ``search``."""
-    key = name.strip().lower()
-    if key not in BOTS:
-        raise ValueError(f"unknown bot {name!r}: choose one of {sorted(BOTS)}")
-    module, cls_name = BOTS[key]
-    cls = getattr(importlib.import_module(module), cls_name)
-    bot = cls(seed=seed) if key == "random" else cls()
+    """A baseline bot set up for ``rules``: ``random``, ``greedy``, ``heuristic`` or ``search``,
+    with the options of :func:`agents.registry.make_agent` (``search:samples=8``)."""
+    spec = name.strip().lower()
+    if spec.partition(":")[0] not in BOT_NAMES:
+        raise ValueError(f"unknown bot {name!r}: choose one of {list(BOT_NAMES)}")
+    bot = make_agent(spec, rules, seed=seed)
     bot.setup(rules or Rules())
     return bot
 

@@ -33,12 +33,10 @@ from stable_baselines3.common.utils import set_random_seed
 from stable_baselines3.common.vec_env import VecEnv, VecMonitor
 from tqdm.auto import tqdm
 
-from agents.registry import make_agent
-
 from .config import TrainConfig, parse_weights, save_config
 from .evaluate import evaluate_against_bots, plot_learning_curve, write_report
 from .imitation import collect, fit, student_of
-from .opponents import OpponentPool, PoolVecEnv
+from .opponents import OpponentPool, PoolVecEnv, make_bot
 from .policy import PPOAgent
 from .shaping import ScoreEstimate, ShapedReward
 
@@ -85,7 +83,7 @@ def build_env(config: TrainConfig, pool: OpponentPool) -> tuple[VecEnv, PoolVecE
 
 def warm_start(config: TrainConfig, model: MaskablePPO, env: VecEnv, base: PoolVecEnv) -> list[dict]:
     """Fit ``model``'s policy and value to the teacher's play (:mod:`training.imitation`)."""
-    teacher = make_agent(config.warm_start, config.rules(), seed=config.seed)
+    teacher = make_bot(config.warm_start, config.rules(), seed=config.seed)
     rounds: list[dict] = []
     for k in range(config.warm_start_rounds):
         student = student_of(model, seed=config.seed + k) if k else None
