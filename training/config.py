@@ -99,6 +99,8 @@ class TrainConfig:
     """passes of supervised learning over the recorded decisions, per round"""
     warm_start_lr: float = 3e-3
     """Adam step size of the supervised fit"""
+    warm_start_threads: int = 2
+    """PyTorch threads of the supervised fit (its large batches use a second core well)"""
 
     # --- PPO -------------------------------------------------------------------------
     n_steps: int = 128

@@ -120,13 +120,34 @@ def fit(
     learning_rate: float = 1e-3,
     value_coef: float = 0.5,
     seed: int = 0,
+    threads: int = 0,
     on_epoch: Callable[[int, dict], None] | None = None,
 ) -> dict:
     """Supervised fit of ``model.policy`` (masked cross-entropy + value regression).
 
     Returns the last epoch's mean loss terms and the teacher-agreement rate of
-    the masked argmax.
+    the masked argmax. ``threads > 0`` sets PyTorch's threads for the fit only
+    (its large batches gain from more cores than the per-step inference of PPO).
     """
+    previous_threads = torch.get_num_threads()
+    if threads > 0:
+        torch.set_num_threads(threads)
+    try:
+        return _fit(model, data, epochs, batch_size, learning_rate, value_coef, seed, on_epoch)
+    finally:
+        torch.set_num_threads(previous_threads)
+
+
+def _fit(
+    model: MaskablePPO,
+    data: Demonstrations,
+    epochs: int,
+    batch_size: int,
+    learning_rate: float,
+    value_coef: float,
+    seed: int,
+    on_epoch: Callable[[int, dict], None] | None,
+) -> dict:
     policy = model.policy
     policy.set_training_mode(True)
     optimiser = torch.optim.Adam(policy.parameters(), lr=learning_rate)
