@@ -79,7 +79,7 @@ class TrainConfig:
     """weight of the canasta-progress term of the potential (convex in the cards of an unfinished group)"""
     shaping_out: float = 0.0
     """weight of the going-out-readiness term of the potential (a canasta and few cards in hand)"""
-    shaping_dead_end: float = 1.0
+    shaping_dead_end: float = 0.0
     """weight of the dead-end term of the potential (no canasta and at most 3 cards in hand)"""
     win_bonus: float = 1.0
     """extra hand-end reward: +this for a hand won, -this for a hand lost (1.0 weighs like 1000 points)"""
