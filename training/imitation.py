@@ -3,7 +3,7 @@
 A turn is a chain of atomic decisions (draw, meld one card, ..., discard) and
 a meld only counts once the whole turn is acceptable (R12, R14), so a policy
 starting from uniform logits almost never completes an opening and PPO learns
-to hoard instead. Before PPO starts, :func:`warm_start` therefore
+to hoard instead. Before PPO starts, :func:`training.train.warm_start` therefore
 
 1. plays the training games with a teacher bot in the learner's seat and the
    opponent pool in the others (the same :class:`~training.opponents.PoolVecEnv`

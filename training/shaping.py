@@ -32,8 +32,7 @@ canasta before turn 40 and holds ~8 cards even with one):
 * ``out_readiness``: a player with a canasta (R14.1) and ``h`` cards in hand
   is worth ``out_readiness * 1000 * exp(-(h - 1) / 4)``, the going-out bonus
   and the won hand coming within reach (smooth, so a hand of 12 still feels
-  each card it melds).
-
+  each card it melds);
 * ``dead_end``: a player without a canasta and ``h <= 3`` cards in hand
   loses ``dead_end * 1000 * min(1, (4 - h) / 3)``. With one card and no
   canasta a player can neither go out (R14.1) nor meld the card he draws
@@ -129,17 +128,17 @@ class ScoreEstimate:
         """(N, P) the canasta-progress, going-out-readiness and dead-end terms (0 with all weights 0)."""
         done = self._piece(obs, "canasta").sum(axis=3) > 0  # (N, P, 12) finished canastas
         out = np.zeros(done.shape[:2])
+        has_canasta = done.any(axis=2)  # (N, P)
+        hand = np.rint(self._piece(obs, "player_state")[:, 1, :] * HAND_SIZE_SCALE)  # (N, P) cards in hand
         if self.canasta_progress:
             size = np.minimum(np.rint(self._piece(obs, "group_size") * GROUP_SIZE_SCALE), 7.0)
             out += self.canasta_progress * 300.0 * np.where(done, 0.0, (size / 7.0) ** 2).sum(axis=2)
         if self.out_readiness:
-            hand = np.rint(self._piece(obs, "player_state")[:, 1, :] * HAND_SIZE_SCALE)  # (N, P)
             near = np.exp(-np.maximum(hand - 1.0, 0.0) / 4.0)  # every card fewer counts, the last most
-            out += self.out_readiness * 1000.0 * done.any(axis=2) * near
+            out += self.out_readiness * 1000.0 * has_canasta * near
         if self.dead_end:
-            hand = np.rint(self._piece(obs, "player_state")[:, 1, :] * HAND_SIZE_SCALE)  # (N, P)
             risk = np.clip((4.0 - hand) / 3.0, 0.0, 1.0)  # 3 cards: 1/3, 2: 2/3, 1 or 0: 1
-            out -= self.dead_end * 1000.0 * ~done.any(axis=2) * risk
+            out -= self.dead_end * 1000.0 * ~has_canasta * risk
         return out
 
     def __call__(self, obs: np.ndarray) -> np.ndarray:

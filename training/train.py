@@ -214,6 +214,7 @@ class EvalCheckpointCallback(BaseCallback):
     def evaluate(self, model: MaskablePPO | None = None) -> None:
         """Play the evaluation bots; ``model`` is given before training starts (no logger yet)."""
         c = self.config
+        during_training = model is None
         model = model or self.model
         agent = PPOAgent.from_sb3(model.policy, "ppo")
         bots = [b for b in c.eval_bots.split(",") if b]
@@ -222,7 +223,7 @@ class EvalCheckpointCallback(BaseCallback):
             row["step"] = model.num_timesteps
             row["minutes"] = (time.time() - self.started) / 60
             self.history.append(row)
-            if getattr(self, "model", None) is not None:
+            if during_training:
                 self.logger.record(f"eval/{row['bot']}_score_diff", row["mean_diff"])
                 self.logger.record(f"eval/{row['bot']}_win_rate", row["win_rate"])
         (self.run_dir / "history.json").write_text(json.dumps(self.history, indent=1), encoding="utf-8")
@@ -267,14 +268,15 @@ def train(config: TrainConfig) -> TrainResult:
     env, base = build_env(config, pool)
     tb_dir = str(run_dir / "tb") if config.tensorboard else None
     model = build_model(config, env, tb_dir)
-    if config.warm_start and not config.resume:
+    imitating = bool(config.warm_start) and not config.resume  # a resumed model is past imitation
+    if imitating:
         imitation_stats = warm_start(config, model, env, base)
         (run_dir / "warm_start.json").write_text(json.dumps(imitation_stats, indent=1), encoding="utf-8")
     start_steps = model.num_timesteps
     remaining = config.total_timesteps - start_steps
     selfplay = SelfPlayCallback(pool, base, config.snapshot_every, run_dir / "snapshots", first=start_steps)
     periodic = EvalCheckpointCallback(config, run_dir, history, started)
-    if config.warm_start and not config.resume and config.eval_every:
+    if imitating and config.eval_every:
         periodic.evaluate(model)  # the curve's first point: the imitation policy before PPO
     if remaining > 0:
         model.learn(
