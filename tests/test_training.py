@@ -3,7 +3,6 @@ pool, and smoke runs of the real ``train`` entry point (tiny budgets)."""
 
 from __future__ import annotations
 
-import copy
 import json
 from pathlib import Path
 
@@ -24,7 +23,7 @@ from kanaszta_env.encoding import encode, observation_size
 from kanaszta_env.envs import KanasztaVecEnv
 from training.cli import main as cli_main
 from training.config import TrainConfig, parse_config, parse_weights
-from training.imitation import TeacherGuidance, collect, fit, student_of
+from training.imitation import collect, fit, student_of
 from training.opponents import OpponentPool
 from training.policy import PPOAgent
 from training.shaping import ScoreEstimate, ShapedReward
@@ -260,31 +259,6 @@ def test_imitation_labels_every_decision_with_the_teacher_and_fit_learns_it() ->
     more = collect(env, base.action_masks, teacher, 30, config.gamma, student=student, student_share=1.0)
     np.testing.assert_array_equal(teacher.act(more.obs, more.mask), more.action)
     assert more.mask[np.arange(len(more.action)), more.action].all()
-
-
-def test_teacher_guidance_labels_the_learners_positions_and_pulls_towards_the_teacher() -> None:
-    config = TrainConfig(
-        num_envs=8, opponent_slots=2, max_turns=30, net_arch=[64], opponents="random:1",
-        n_steps=32, batch_size=256, n_epochs=1, learning_rate=0.0,  # PPO itself moves nothing
-    )  # fmt: skip
-    pool = OpponentPool(parse_weights(config.opponents), config.rules(), seed=0)
-    env, _ = build_env(config, pool)
-    model = build_model(config, env, None)
-    initial = PPOAgent.from_sb3(copy.deepcopy(model.policy))
-    teacher = make_agent("greedy", config.rules())
-    guidance = TeacherGuidance(teacher, learning_rate=1e-2, decisions=8 * 32 * 30, batch_size=64)
-    model.learn(total_timesteps=8 * 32 * 20, callback=guidance)
-    # the last rollout's labels: one per learner decision, legal, the teacher's own choice
-    obs, mask, label = (np.concatenate(x) for x in (guidance.obs, guidance.masks, guidance.labels))
-    assert obs.shape == (8 * 32, observation_size(config.rules()))
-    assert mask[np.arange(len(label)), label].all()
-    np.testing.assert_array_equal(teacher.act(obs, mask), label)
-    before = float((initial.act(obs, mask) == label).mean())
-    after = float((PPOAgent.from_sb3(model.policy).act(obs, mask) == label).mean())
-    assert after > before + 0.2, (before, after)
-    assert 0 < guidance.rate() < 1e-2 / 2  # decaying linearly: 20 of 30 rollouts done
-    model.learn(total_timesteps=8 * 32 * 12, callback=guidance, reset_num_timesteps=False)
-    assert guidance.rate() == 0.0 and guidance.labels == []  # decayed: no more labelling
 
 
 # --- the real entry point ---------------------------------------------------------------

@@ -101,10 +101,6 @@ class TrainConfig:
     """Adam step size of the supervised fit"""
     warm_start_threads: int = 2
     """PyTorch threads of the supervised fit (its large batches use a second core well)"""
-    guidance_lr: float = 0.0
-    """during PPO: Adam step size of a cross-entropy pass towards the teacher after each rollout (0: off)"""
-    guidance_steps: int = 2_000_000
-    """learner decisions over which the guidance step size decays linearly to zero"""
 
     # --- PPO -------------------------------------------------------------------------
     n_steps: int = 128
@@ -163,7 +159,7 @@ class TrainConfig:
         """Raise ``ValueError`` on inconsistent values; returns ``self``."""
         self.rules()
         positive = ("total_timesteps", "num_envs", "opponent_slots", "n_steps", "batch_size", "n_epochs")
-        positive += ("warm_start_steps", "warm_start_rounds", "warm_start_epochs", "guidance_steps")
+        positive += ("warm_start_steps", "warm_start_rounds", "warm_start_epochs")
         for name in positive:
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be positive, got {getattr(self, name)}")
@@ -179,8 +175,6 @@ class TrainConfig:
         from agents.registry import BOT_NAMES  # lazy: the bots are not needed to read a config
 
         teacher = self.warm_start.partition(":")[0].strip()
-        if self.guidance_lr > 0 and not teacher:
-            raise ValueError("guidance_lr needs a teacher: set warm_start to a bot")
         if teacher and teacher not in BOT_NAMES:
             raise ValueError(
                 f"unknown warm-start teacher {self.warm_start!r}: choose one of {BOT_NAMES} or ''"

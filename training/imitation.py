@@ -29,7 +29,6 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 from sb3_contrib import MaskablePPO
-from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.vec_env import VecEnv
 
 from agents.base import Agent, check_actions
@@ -122,7 +121,6 @@ def fit(
     value_coef: float = 0.5,
     seed: int = 0,
     threads: int = 0,
-    optimiser: torch.optim.Optimizer | None = None,
     on_epoch: Callable[[int, dict], None] | None = None,
 ) -> dict:
     """Supervised fit of ``model.policy`` (masked cross-entropy + value regression).
@@ -130,15 +128,12 @@ def fit(
     Returns the last epoch's mean loss terms and the teacher-agreement rate of
     the masked argmax. ``threads > 0`` sets PyTorch's threads for the fit only
     (its large batches gain from more cores than the per-step inference of PPO).
-    ``optimiser`` continues an earlier fit's Adam state (``learning_rate`` is then ignored).
     """
     previous_threads = torch.get_num_threads()
     if threads > 0:
         torch.set_num_threads(threads)
     try:
-        if optimiser is None:
-            optimiser = torch.optim.Adam(model.policy.parameters(), lr=learning_rate)
-        return _fit(model, data, epochs, batch_size, optimiser, value_coef, seed, on_epoch)
+        return _fit(model, data, epochs, batch_size, learning_rate, value_coef, seed, on_epoch)
     finally:
         torch.set_num_threads(previous_threads)
 
@@ -148,13 +143,14 @@ def _fit(
     data: Demonstrations,
     epochs: int,
     batch_size: int,
-    optimiser: torch.optim.Optimizer,
+    learning_rate: float,
     value_coef: float,
     seed: int,
     on_epoch: Callable[[int, dict], None] | None,
 ) -> dict:
     policy = model.policy
     policy.set_training_mode(True)
+    optimiser = torch.optim.Adam(policy.parameters(), lr=learning_rate)
     gen = np.random.default_rng(seed)
     obs = torch.from_numpy(data.obs)
     mask = torch.from_numpy(data.mask)
@@ -197,78 +193,3 @@ def _fit(
 def student_of(model: MaskablePPO, seed: int = 0) -> Agent:
     """The model's current policy as a sampling agent (the DAgger student)."""
     return PPOAgent.from_sb3(model.policy, "student", deterministic=False, seed=seed)
-
-
-class TeacherGuidance(BaseCallback):
-    """Keep pulling the PPO policy towards the teacher on the learner's own positions.
-
-    During each rollout the teacher labels every learner decision (it never
-    acts); after the rollout one epoch of masked cross-entropy on those labels
-    follows, with an Adam step size decaying linearly from ``learning_rate``
-    to zero over ``decisions`` learner decisions (kickstarting, Schmitt et al.
-    2018; on the student's own states as in DAgger). Early on this keeps PPO
-    from unlearning the teacher's safe play before its value estimates can
-    tell why it matters; later PPO alone decides.
-    """
-
-    def __init__(self, teacher: Agent, learning_rate: float, decisions: int, batch_size: int) -> None:
-        super().__init__()
-        self.teacher, self.learning_rate, self.decisions = teacher, learning_rate, decisions
-        self.batch_size = batch_size
-        self.start = 0
-        self.optimiser: torch.optim.Optimizer | None = None
-        self.obs: list[np.ndarray] = []
-        self.masks: list[np.ndarray] = []
-        self.labels: list[np.ndarray] = []
-
-    def _on_training_start(self) -> None:
-        if self.optimiser is None:  # a later learn() call continues the decay
-            self.start = self.num_timesteps
-            self.optimiser = torch.optim.Adam(self.model.policy.parameters(), lr=self.learning_rate)
-
-    def rate(self) -> float:
-        """The current step size (zero once the decay is over)."""
-        done = (self.num_timesteps - self.start) / max(self.decisions, 1)
-        return self.learning_rate * max(0.0, 1.0 - done)
-
-    def _on_rollout_start(self) -> None:
-        self.obs, self.masks, self.labels = [], [], []
-
-    def _on_step(self) -> bool:
-        if self.rate() > 0:
-            # update_locals() hands over MaskablePPO.collect_rollouts' variables: the
-            # observation the learner just acted on and its mask
-            obs = self.locals["obs_tensor"].cpu().numpy()
-            mask = np.asarray(self.locals["action_masks"], dtype=np.bool_)
-            self.obs.append(obs)
-            self.masks.append(mask)
-            self.labels.append(check_actions(self.teacher.act(obs, mask), mask, self.teacher.name))
-        return True
-
-    def _on_rollout_end(self) -> None:
-        rate = self.rate()
-        if rate <= 0 or not self.labels or self.optimiser is None:
-            return
-        for group in self.optimiser.param_groups:
-            group["lr"] = rate
-        action = np.concatenate(self.labels).astype(np.int64)
-        data = Demonstrations(
-            obs=np.concatenate(self.obs).astype(np.float32),
-            mask=np.concatenate(self.masks),
-            action=action,
-            ret=np.zeros(action.size, np.float32),
-            has_ret=np.zeros(action.size, np.bool_),
-            hands=0,
-        )
-        stats = fit(
-            self.model,
-            data,
-            epochs=1,
-            batch_size=self.batch_size,
-            value_coef=0.0,
-            optimiser=self.optimiser,
-            seed=self.num_timesteps,
-        )
-        self.logger.record("teacher/cross_entropy", stats["cross_entropy"])
-        self.logger.record("teacher/agreement", stats["agreement"])
-        self.logger.record("teacher/learning_rate", rate)

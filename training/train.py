@@ -35,7 +35,7 @@ from tqdm.auto import tqdm
 
 from .config import TrainConfig, parse_weights, save_config
 from .evaluate import evaluate_against_bots, plot_learning_curve, write_report
-from .imitation import TeacherGuidance, collect, fit, student_of
+from .imitation import collect, fit, student_of
 from .opponents import OpponentPool, PoolVecEnv, make_bot
 from .policy import PPOAgent
 from .shaping import ScoreEstimate, ShapedReward
@@ -278,16 +278,10 @@ def train(config: TrainConfig) -> TrainResult:
     periodic = EvalCheckpointCallback(config, run_dir, history, started)
     if imitating and config.eval_every:
         periodic.evaluate(model)  # the curve's first point: the imitation policy before PPO
-    callbacks: list[BaseCallback] = [selfplay, periodic]
-    if config.guidance_lr > 0:
-        teacher = make_bot(config.warm_start, config.rules(), seed=config.seed)
-        callbacks.append(
-            TeacherGuidance(teacher, config.guidance_lr, config.guidance_steps, config.batch_size)
-        )
     if remaining > 0:
         model.learn(
             total_timesteps=remaining,
-            callback=CallbackList(callbacks),
+            callback=CallbackList([selfplay, periodic]),
             reset_num_timesteps=not config.resume,
             progress_bar=config.progress_bar,
             tb_log_name="ppo",
