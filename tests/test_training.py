@@ -6,8 +6,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import gymnasium as gym
 import numpy as np
 import pytest
+import torch
 
 pytest.importorskip("sb3_contrib")
 pytest.importorskip("torch")
@@ -23,6 +25,7 @@ from kanaszta_env.encoding import encode, observation_size
 from kanaszta_env.envs import KanasztaVecEnv
 from training.cli import main as cli_main
 from training.config import TrainConfig, parse_config, parse_weights
+from training.features import CountFeatures
 from training.imitation import collect, fit, student_of
 from training.opponents import OpponentPool
 from training.policy import PPOAgent
@@ -231,6 +234,40 @@ def test_pool_sampling_follows_the_weights() -> None:
     assert "self@1" not in names
     pool.latest_prob = 0.0
     assert {pool.sample().name for _ in range(200)} == {"random", "self@1"}
+
+
+# --- count features -------------------------------------------------------------------
+@pytest.mark.parametrize("players", [2, 3])
+def test_count_features_are_the_seats_hand_sizes_and_canastas(players: int) -> None:
+    rules = Rules(num_players=players)
+    size = observation_size(rules)
+    features = CountFeatures(gym.spaces.Box(-1.0, 1.0, (size,)))
+    games, rng = GameBatch(rules, 32), np.random.default_rng(3)
+    games.reset(seed=np.arange(32))
+    seen_canasta = seen_big_hand = False
+    for _ in range(400):
+        live = ~games.done
+        mover = games.to_move.astype(np.int64)
+        obs = encode(games.state, rules, mover)
+        out = features(torch.from_numpy(obs)).numpy()
+        assert out.shape == (32, features.features_dim)
+        np.testing.assert_array_equal(out[:, :size], obs)  # the observation is kept as it is
+        extra = out[live, size:]
+        hands = extra[:, : players * 17].reshape(-1, players, 17)
+        canastas = extra[:, players * 17 :].reshape(-1, players, 4)
+        assert (hands.sum(-1) == 1).all() and (canastas.sum(-1) == 1).all()  # one-hot
+        rows = np.flatnonzero(live)
+        for k in range(players):  # seats relative to the observer, own seat first
+            seat = (mover[rows] + k) % players
+            cards = games.state.hand[rows, seat].sum(axis=1)
+            made = (games.state.groups[rows, seat].sum(axis=-1) >= 7).sum(axis=1)
+            np.testing.assert_array_equal(hands[:, k].argmax(-1), np.minimum(cards, 16))
+            np.testing.assert_array_equal(canastas[:, k].argmax(-1), np.minimum(made, 3))
+            seen_canasta |= bool((made > 0).any())
+            seen_big_hand |= bool((cards > 16).any())
+        mask = games.legal_mask()
+        games.step(np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in mask]))
+    assert seen_canasta and seen_big_hand  # both buckets' edges were exercised
 
 
 # --- imitation warm start ---------------------------------------------------------------

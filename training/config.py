@@ -129,6 +129,8 @@ class TrainConfig:
     """stop an update's epochs early past this KL divergence (0: never)"""
     net_arch: list[int] = field(default_factory=lambda: [128, 128])
     """hidden layer sizes of the policy and of the value network (separate MLPs)"""
+    count_features: bool = True
+    """append one-hot hand sizes and canasta counts to the network input (training.features)"""
 
     # --- evaluation and checkpoints ----------------------------------------------------
     eval_every: int = 500_000

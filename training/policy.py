@@ -20,6 +20,8 @@ from agents.base import Agent
 from kanaszta_env import Rules
 from kanaszta_env.encoding import observation_size
 
+from .features import players_of
+
 
 class PPOAgent(Agent):
     """Batched masked inference of a frozen actor network.
@@ -42,7 +44,7 @@ class PPOAgent(Agent):
         self.seed = seed
         self._gen = torch.Generator().manual_seed(seed)
         self.obs_size = _input_size(actor)
-        self.num_players = _players_of(self.obs_size)
+        self.num_players = players_of(self.obs_size)
 
     @classmethod
     def from_sb3(cls, policy: nn.Module, name: str = "ppo", **kwargs: object) -> PPOAgent:
@@ -112,13 +114,8 @@ def load_policy(
 
 def _input_size(actor: nn.Module) -> int:
     for module in actor.modules():
+        if hasattr(module, "observation_size"):  # a features extractor that adds inputs
+            return int(module.observation_size)
         if isinstance(module, nn.Linear):
             return int(module.in_features)
     raise ValueError("the actor has no linear layer")
-
-
-def _players_of(obs_size: int) -> int:
-    for players in (2, 3, 4):
-        if observation_size(Rules(num_players=players)) == obs_size:
-            return players
-    raise ValueError(f"observations of {obs_size} slots match no number of players")

@@ -35,6 +35,7 @@ from tqdm.auto import tqdm
 
 from .config import TrainConfig, parse_weights, save_config
 from .evaluate import evaluate_against_bots, plot_learning_curve, write_report
+from .features import CountFeatures
 from .imitation import collect, fit, student_of
 from .opponents import OpponentPool, PoolVecEnv, make_bot
 from .policy import PPOAgent
@@ -136,6 +137,9 @@ def build_model(config: TrainConfig, env: VecEnv, tb_dir: str | None) -> Maskabl
         start = config.learning_rate
         lr = lambda progress: start * progress  # noqa: E731  (SB3 passes the remaining fraction)
     arch = [int(n) for n in config.net_arch]
+    policy_kwargs: dict = {"net_arch": {"pi": arch, "vf": arch}}
+    if config.count_features:
+        policy_kwargs["features_extractor_class"] = CountFeatures
     return MaskablePPO(
         "MlpPolicy",
         env,
@@ -150,7 +154,7 @@ def build_model(config: TrainConfig, env: VecEnv, tb_dir: str | None) -> Maskabl
         vf_coef=config.vf_coef,
         max_grad_norm=config.max_grad_norm,
         target_kl=config.target_kl or None,
-        policy_kwargs={"net_arch": {"pi": arch, "vf": arch}},
+        policy_kwargs=policy_kwargs,
         tensorboard_log=tb_dir,
         seed=config.seed,
         device="cpu",
