@@ -79,7 +79,7 @@ class TrainConfig:
     """weight of the canasta-progress term of the potential (convex in the cards of an unfinished group)"""
     shaping_out: float = 0.0
     """weight of the going-out-readiness term of the potential (a canasta and few cards in hand)"""
-    shaping_dead_end: float = 0.0
+    shaping_dead_end: float = 1.0
     """weight of the dead-end term of the potential (no canasta and at most 3 cards in hand)"""
     win_bonus: float = 1.0
     """extra hand-end reward: +this for a hand won, -this for a hand lost (1.0 weighs like 1000 points)"""
@@ -95,7 +95,7 @@ class TrainConfig:
     """vectorised steps of teacher play recorded per round (each is num_envs learner decisions)"""
     warm_start_rounds: int = 1
     """rounds of collect-and-fit; rounds after the first let the student play half the hands (DAgger)"""
-    warm_start_epochs: int = 15
+    warm_start_epochs: int = 8
     """passes of supervised learning over the recorded decisions, per round"""
     warm_start_lr: float = 3e-3
     """Adam step size of the supervised fit"""
@@ -113,8 +113,8 @@ class TrainConfig:
     """Adam step size"""
     anneal_lr: bool = False
     """decay the learning rate linearly to zero over total_timesteps"""
-    gamma: float = 0.995
-    """discount per learner decision (a hand has a few hundred of them)"""
+    gamma: float = 1.0
+    """discount per learner decision (1.0: a hand's end counts in full however many decisions away)"""
     gae_lambda: float = 0.95
     """GAE lambda"""
     clip_range: float = 0.2
