@@ -30,7 +30,7 @@ from kanaszta_env.cards import (
 )
 from kanaszta_env.core.legal import opening_minimum
 from kanaszta_env.core.melds import opening_value
-from kanaszta_env.encoding import observation_spec
+from kanaszta_env.encoding import piece_offsets
 from kanaszta_env.rules import (
     CFG_EPISODE_GAME,
     CFG_HEART_ACES,
@@ -101,11 +101,7 @@ def layout(rules: Rules) -> np.ndarray:
     """Offsets of the :data:`PIECES` in the observation of ``rules``, then the
     number of players, ``max_turns``, ``max_hands``, the target score and
     whether separate heart aces exist."""
-    starts = {}
-    c = 0
-    for piece in observation_spec(rules):
-        starts[piece.name] = c
-        c += piece.size
+    starts = {name: start for name, (start, _) in piece_offsets(rules).items()}
     missing = [name for name in PIECES if name not in starts]
     if missing:
         raise ValueError(f"the observation spec lacks the pieces {missing} the bots read")

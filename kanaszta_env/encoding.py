@@ -212,17 +212,25 @@ def observation_bounds(rules: Rules | None = None) -> tuple[np.ndarray, np.ndarr
     return low, np.ones_like(low)
 
 
+def piece_offsets(rules: Rules | None = None) -> dict[str, tuple[int, tuple[int, ...]]]:
+    """First slot and shape of every piece, by name, in layout order."""
+    offsets, c = {}, 0
+    for p in observation_spec(rules):
+        offsets[p.name] = (c, p.shape)
+        c += p.size
+    return offsets
+
+
 def split(obs: np.ndarray, rules: Rules | None = None) -> dict[str, np.ndarray]:
     """Views of an observation (or a batch of them, leading axes kept) by piece name."""
-    out = {}
+    size = observation_size(rules)
+    if size != obs.shape[-1]:
+        raise ValueError(f"observation has {obs.shape[-1]} slots, the spec {size}")
     lead = obs.shape[:-1]
-    c = 0
-    for p in observation_spec(rules):
-        out[p.name] = obs[..., c : c + p.size].reshape(*lead, *p.shape)
-        c += p.size
-    if c != obs.shape[-1]:
-        raise ValueError(f"observation has {obs.shape[-1]} slots, the spec {c}")
-    return out
+    return {
+        name: obs[..., start : start + int(np.prod(shape))].reshape(*lead, *shape)
+        for name, (start, shape) in piece_offsets(rules).items()
+    }
 
 
 def encode(

@@ -27,11 +27,11 @@ import torch
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 
 from kanaszta_env import Rules
-from kanaszta_env.encoding import observation_size, observation_spec
+from kanaszta_env.core.observe import HAND_SIZE_SCALE
+from kanaszta_env.encoding import observation_size, piece_offsets
 
 HAND_BUCKETS = 17  # hand sizes 0..15, then 16 or more
 CANASTA_BUCKETS = 4  # canastas 0, 1, 2, then 3 or more
-HAND_SIZE_SCALE = 64  # the observation's hand size is size / 64 (docs/observation.md, player_state)
 
 
 def players_of(size: int) -> int:
@@ -50,10 +50,7 @@ class CountFeatures(BaseFeaturesExtractor):
         players = players_of(size)
         super().__init__(observation_space, size + players * (HAND_BUCKETS + CANASTA_BUCKETS))
         self.observation_size = size  # read by training.policy to check inputs
-        offsets, start = {}, 0
-        for piece in observation_spec(Rules(num_players=players)):
-            offsets[piece.name] = (start, piece.shape)
-            start += piece.size
+        offsets = piece_offsets(Rules(num_players=players))
         ps_start, ps_shape = offsets["player_state"]  # rows: twins, hand size, opened; one column per seat
         self.hand_slots = [ps_start + ps_shape[1] + seat for seat in range(players)]
         can_start, can_shape = offsets["canasta"]  # (seats, groups, kinds)

@@ -63,7 +63,7 @@ from kanaszta_env import Rules
 from kanaszta_env.cards import CARD_VALUE, SLOT_TYPE, TYPE_COPIES
 from kanaszta_env.core.observe import HAND_SIZE_SCALE, TWINS_SCALE
 from kanaszta_env.core.score import HAND_PENALTY
-from kanaszta_env.encoding import observation_spec
+from kanaszta_env.encoding import piece_offsets
 
 CANASTA_BASE = np.array([200.0, 300.0, 400.0, 500.0, 600.0])  # R11, in the order of the observation
 _COPIES = TYPE_COPIES.astype(np.float64)
@@ -92,12 +92,7 @@ class ScoreEstimate:
         self.canasta_progress = canasta_progress
         self.out_readiness = out_readiness
         self.dead_end = dead_end
-        self.offsets: dict[str, tuple[int, tuple[int, ...]]] = {}
-        c = 0
-        for piece in observation_spec(rules):
-            self.offsets[piece.name] = (c, piece.shape)
-            c += piece.size
-        self.size = c
+        self.offsets = piece_offsets(rules)
 
     def _piece(self, obs: np.ndarray, name: str) -> np.ndarray:
         start, shape = self.offsets[name]
