@@ -72,6 +72,9 @@ def test_config_rejects_bad_values(tmp_path: Path) -> None:
         parse_weights("random:0")
     with pytest.raises(ValueError, match="num_players"):
         parse_config(["--num-players", "5"])
+    with pytest.raises(ValueError, match="best_by 'heuristic'"):
+        parse_config(["--eval-bots", "random,greedy", "--best-by", "heuristic"])
+    assert parse_config(["--eval-bots", "random,greedy"]).best_bot() == "greedy"
     with pytest.raises(ValueError, match="warm-start teacher"):
         parse_config(["--warm-start", "grandmaster"])
     assert parse_config(["--warm-start", ""]).warm_start == ""
@@ -310,6 +313,8 @@ def test_train_smoke_resume_and_load(tmp_path: Path) -> None:
         "report.json",
         "learning_curve.png",
         "warm_start.json",
+        "best.zip",
+        "best.json",
     ):
         assert (run / name).exists(), name
     assert list((run / "snapshots").glob("*.pt"))
@@ -318,6 +323,8 @@ def test_train_smoke_resume_and_load(tmp_path: Path) -> None:
     first_history = json.loads((run / "history.json").read_text())
     assert first_history[0]["step"] == 0  # the imitation policy, before PPO
     assert [r["round"] for r in json.loads((run / "warm_start.json").read_text())] == [1, 2]
+    best = json.loads((run / "best.json").read_text())  # the top evaluation against the last eval bot
+    assert best == max((r for r in first_history if r["bot"] == "random"), key=lambda r: r["mean_diff"])
 
     # resume: the step counter and the evaluation history go on
     more = tmp_path / "more"

@@ -139,6 +139,8 @@ class TrainConfig:
     """hands per periodic evaluation and bot (duplicate deals: half as many deals, seats swapped)"""
     eval_bots: str = "random,greedy"
     """bots of the periodic evaluations"""
+    best_by: str = ""
+    """bot of eval_bots whose periodic evaluations pick best.zip (top score difference; "" = the last bot)"""
     final_eval_hands: int = 2000
     """hands per bot in the final report (0: skip the report)"""
     final_eval_bots: str = "random,greedy,heuristic"
@@ -157,6 +159,11 @@ class TrainConfig:
         """The rules of the evaluation games."""
         return Rules(variant=self.variant, num_players=self.num_players, max_turns=self.eval_max_turns)
 
+    def best_bot(self) -> str:
+        """The bot whose periodic evaluations pick ``best.zip``."""
+        bots = [b for b in self.eval_bots.split(",") if b]
+        return self.best_by or (bots[-1] if bots else "")
+
     def validate(self) -> TrainConfig:
         """Raise ``ValueError`` on inconsistent values; returns ``self``."""
         self.rules()
@@ -174,6 +181,8 @@ class TrainConfig:
         if not self.net_arch or any(int(n) < 1 for n in self.net_arch):
             raise ValueError(f"net_arch needs positive layer sizes, got {self.net_arch}")
         parse_weights(self.opponents)
+        if self.best_by and self.best_by not in self.eval_bots.split(","):
+            raise ValueError(f"best_by {self.best_by!r} is not one of the eval_bots {self.eval_bots!r}")
         from agents.registry import BOT_NAMES  # lazy: the bots are not needed to read a config
 
         teacher = self.warm_start.partition(":")[0].strip()

@@ -11,6 +11,7 @@ Output folder (``run_dir``)::
     config.json        the TrainConfig of the run
     latest.zip         newest checkpoint (MaskablePPO.save), also step_*.zip
     final.zip          the model at the end of training
+    best.zip/.json     the model of this run's best periodic evaluation against ``best_by`` (and that row)
     snapshots/*.pt     frozen learners of the self-play pool
     warm_start.json    the imitation warm start: decisions recorded, fit losses, teacher agreement
     history.json       periodic evaluations against the bots (step 0: the imitation policy)
@@ -197,6 +198,7 @@ class EvalCheckpointCallback(BaseCallback):
         super().__init__()
         self.config, self.run_dir, self.history, self.started = config, run_dir, history, started
         self.next_eval = self.next_ckpt = 0
+        self.best_diff = float("-inf")  # best of this run's evaluations (a resumed run starts afresh)
 
     def _on_training_start(self) -> None:
         c = self.config
@@ -230,6 +232,10 @@ class EvalCheckpointCallback(BaseCallback):
             if during_training:
                 self.logger.record(f"eval/{row['bot']}_score_diff", row["mean_diff"])
                 self.logger.record(f"eval/{row['bot']}_win_rate", row["win_rate"])
+            if row["bot"] == c.best_bot() and row["mean_diff"] > self.best_diff:
+                self.best_diff = row["mean_diff"]
+                model.save(self.run_dir / "best.zip")
+                (self.run_dir / "best.json").write_text(json.dumps(row, indent=1), encoding="utf-8")
         (self.run_dir / "history.json").write_text(json.dumps(self.history, indent=1), encoding="utf-8")
 
     def save(self, path: Path) -> None:
@@ -329,6 +335,13 @@ def summary(result: TrainResult) -> str:
         f"{result.steps_per_second:,.0f} steps/s (updates and evaluations included)",
         f"checkpoint: {result.final_checkpoint}",
     ]
+    best = result.run_dir / "best.json"
+    if best.exists():
+        row = json.loads(best.read_text(encoding="utf-8"))
+        lines.append(
+            f"best periodic evaluation: {row['mean_diff']:+.1f} against {row['bot']} at step {row['step']:,} "
+            f"({row['hands']} hands) -> {result.run_dir / 'best.zip'} (judge it on new deals: kanaszta eval)"
+        )
     if result.report:
         lines.append(result.report["text"])
     if (result.run_dir / "learning_curve.png").exists():
