@@ -329,7 +329,11 @@ def test_train_smoke_resume_and_load(tmp_path: Path) -> None:
     # resume: the step counter and the evaluation history go on
     more = tmp_path / "more"
     args = ["train", "--run-dir", str(more), "--resume", str(run / "final.zip"), "--total-timesteps", "512"]
-    assert cli_main([*args, *TINY]) == 0
+    assert cli_main([*args, *TINY, "--learning-rate", "0.00007", "--gamma", "0.9"]) == 0
+    from sb3_contrib import MaskablePPO
+
+    resumed_model = MaskablePPO.load(more / "final.zip", device="cpu")  # the resume's flags apply:
+    assert resumed_model.lr_schedule(1.0) == 0.00007 and resumed_model.gamma == 0.9
     resumed = json.loads((more / "report.json").read_text())
     assert resumed["timesteps"] >= 512
     history = json.loads((more / "history.json").read_text())

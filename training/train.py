@@ -130,21 +130,18 @@ def warm_start(config: TrainConfig, model: MaskablePPO, env: VecEnv, base: PoolV
 
 
 def build_model(config: TrainConfig, env: VecEnv, tb_dir: str | None) -> MaskablePPO:
-    """A fresh MaskablePPO, or the checkpoint of ``config.resume`` attached to ``env``."""
-    if config.resume:
-        return MaskablePPO.load(config.resume, env=env, device="cpu", tensorboard_log=tb_dir)
+    """A fresh MaskablePPO, or the checkpoint of ``config.resume`` attached to ``env``.
+
+    A resumed model keeps its network (``net_arch`` and ``count_features`` come from the
+    checkpoint) but takes the PPO settings of ``config``, so the flags of the resumed run
+    and its ``config.json`` say what it trains with.
+    """
     lr: float | object = config.learning_rate
     if config.anneal_lr:
         start = config.learning_rate
         lr = lambda progress: start * progress  # noqa: E731  (SB3 passes the remaining fraction)
-    arch = [int(n) for n in config.net_arch]
-    policy_kwargs: dict = {"net_arch": {"pi": arch, "vf": arch}}
-    if config.count_features:
-        policy_kwargs["features_extractor_class"] = CountFeatures
-    return MaskablePPO(
-        "MlpPolicy",
-        env,
-        learning_rate=lr,  # type: ignore[arg-type]
+    settings = dict(
+        learning_rate=lr,
         n_steps=config.n_steps,
         batch_size=config.batch_size,
         n_epochs=config.n_epochs,
@@ -155,11 +152,22 @@ def build_model(config: TrainConfig, env: VecEnv, tb_dir: str | None) -> Maskabl
         vf_coef=config.vf_coef,
         max_grad_norm=config.max_grad_norm,
         target_kl=config.target_kl or None,
-        policy_kwargs=policy_kwargs,
         tensorboard_log=tb_dir,
         seed=config.seed,
+    )
+    if config.resume:
+        return MaskablePPO.load(config.resume, env=env, device="cpu", **settings)
+    arch = [int(n) for n in config.net_arch]
+    policy_kwargs: dict = {"net_arch": {"pi": arch, "vf": arch}}
+    if config.count_features:
+        policy_kwargs["features_extractor_class"] = CountFeatures
+    return MaskablePPO(
+        "MlpPolicy",
+        env,
+        policy_kwargs=policy_kwargs,
         device="cpu",
         verbose=0,
+        **settings,  # type: ignore[arg-type]
     )
 
 
