@@ -38,7 +38,7 @@ class TrainConfig:
     max_minutes: float = 10.0
     """stop training after this many minutes of wall time even if steps remain (0: no limit)"""
     resume: str = ""
-    """checkpoint (.zip) to continue from; its run folder's snapshots and curve are reloaded"""
+    """checkpoint (.zip) to go on from (its network, this config's PPO settings; snapshots, curve reloaded)"""
     torch_threads: int = 1
     """threads PyTorch may use; 1 is fastest for the small per-step batches, far faster on a busy machine"""
     progress_bar: bool = True
