@@ -161,7 +161,7 @@ class TrainConfig:
 
     def best_bot(self) -> str:
         """The bot whose periodic evaluations pick ``best.zip``."""
-        bots = [b for b in self.eval_bots.split(",") if b]
+        bots = bot_list(self.eval_bots)
         return self.best_by or (bots[-1] if bots else "")
 
     def validate(self) -> TrainConfig:
@@ -181,7 +181,7 @@ class TrainConfig:
         if not self.net_arch or any(int(n) < 1 for n in self.net_arch):
             raise ValueError(f"net_arch needs positive layer sizes, got {self.net_arch}")
         parse_weights(self.opponents)
-        if self.best_by and self.best_by not in self.eval_bots.split(","):
+        if self.best_by and self.best_by not in bot_list(self.eval_bots):
             raise ValueError(f"best_by {self.best_by!r} is not one of the eval_bots {self.eval_bots!r}")
         from agents.registry import BOT_NAMES  # lazy: the bots are not needed to read a config
 
@@ -195,6 +195,11 @@ class TrainConfig:
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-able values."""
         return dataclasses.asdict(self)
+
+
+def bot_list(text: str) -> list[str]:
+    """``"random,greedy"`` -> ``["random", "greedy"]`` (the eval_bots and final_eval_bots fields)."""
+    return [name for name in text.split(",") if name]
 
 
 def parse_weights(text: str) -> dict[str, float]:

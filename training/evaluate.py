@@ -20,6 +20,7 @@ from agents.base import Agent
 from agents.tournament import format_table, play_pair, round_robin, write_outputs
 from kanaszta_env import Rules
 
+from .config import bot_list
 from .opponents import make_bot
 
 
@@ -140,7 +141,7 @@ def run_eval(args: argparse.Namespace) -> int:
     for path in args.checkpoints:
         agent = load_policy(path, deterministic=not args.stochastic)
         agents[agent.name] = agent
-    for name in filter(None, args.bots.split(",")):
+    for name in bot_list(args.bots):
         agents[name] = make_bot(name, rules, seed=args.seed)
     deals = max(1, args.hands // 2)
     # one batch per pairing: a batch steps until its longest hand ends, so bigger is faster

@@ -34,7 +34,7 @@ from stable_baselines3.common.utils import set_random_seed
 from stable_baselines3.common.vec_env import VecEnv, VecMonitor
 from tqdm.auto import tqdm
 
-from .config import TrainConfig, parse_weights, save_config
+from .config import TrainConfig, bot_list, parse_weights, save_config
 from .evaluate import evaluate_against_bots, plot_learning_curve, write_report
 from .features import CountFeatures
 from .imitation import collect, fit, student_of
@@ -231,7 +231,7 @@ class EvalCheckpointCallback(BaseCallback):
         during_training = model is None
         model = model or self.model
         agent = PPOAgent.from_sb3(model.policy, "ppo")
-        bots = [b for b in c.eval_bots.split(",") if b]
+        bots = bot_list(c.eval_bots)
         rows = evaluate_against_bots(agent, bots, c.eval_rules(), hands=c.eval_hands, seed=c.eval_seed)
         for row in rows:
             row["step"] = model.num_timesteps
@@ -314,7 +314,7 @@ def train(config: TrainConfig) -> TrainResult:
     report = None
     if config.final_eval_hands:
         agent = PPOAgent.from_sb3(model.policy, "ppo")
-        bots = [b for b in config.final_eval_bots.split(",") if b]
+        bots = bot_list(config.final_eval_bots)
         report = write_report(
             agent,
             bots,
