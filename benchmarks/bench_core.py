@@ -24,7 +24,7 @@ import numpy as np
 
 def kernel_throughput(batch: int, sweeps: int, repeats: int, players: int, variant: str) -> dict:
     from kanaszta_env import GameBatch, Rules
-    from kanaszta_env.core.batch import random_playout
+    from kanaszta_env.engine.compiled import random_playout
 
     games = GameBatch(Rules(num_players=players, variant=variant), batch_size=batch)
     games.reset(seed=0)
@@ -51,7 +51,7 @@ def hand_lengths(players: int, variant: str, batch: int = 64, sweeps: int = 8000
     """Decisions of complete hands: a run long enough that every game's first
     hands finish (timed windows above would favour short hands)."""
     from kanaszta_env import GameBatch, Rules
-    from kanaszta_env.core.batch import random_playout
+    from kanaszta_env.engine.compiled import random_playout
 
     games = GameBatch(Rules(num_players=players, variant=variant), batch_size=batch)
     games.reset(seed=7)
@@ -64,7 +64,7 @@ def hand_lengths(players: int, variant: str, batch: int = 64, sweeps: int = 8000
 
 def api_throughput(batch: int, steps: int, repeats: int) -> float:
     from kanaszta_env import GameBatch, Rules
-    from kanaszta_env.core.batch import sample_uniform
+    from kanaszta_env.engine.compiled import sample_uniform
 
     games = GameBatch(Rules(), batch_size=batch)
     games.reset(seed=0)

@@ -68,7 +68,7 @@ def open_spiel_rate(seconds: float) -> float | None:
 
 
 def vec_rate(num_envs: int, seconds: float) -> float:
-    from kanaszta_env.core.batch import sample_uniform
+    from kanaszta_env.engine.compiled import sample_uniform
     from kanaszta_env.envs.vec_env import KanasztaVecEnv
 
     venv = KanasztaVecEnv(num_envs)
@@ -92,7 +92,7 @@ def vec_rate(num_envs: int, seconds: float) -> float:
 
 def core_rate(num_envs: int, seconds: float) -> float:
     from kanaszta_env import GameBatch
-    from kanaszta_env.core.batch import random_playout
+    from kanaszta_env.engine.compiled import random_playout
 
     games = GameBatch(batch_size=num_envs)
     games.reset(seed=0)

@@ -19,11 +19,8 @@ from numba import njit
 from tqdm import tqdm
 
 from kanaszta_env import GameBatch, Rules
-from kanaszta_env.core.census import conserved
-from kanaszta_env.core.game import apply_action, reset_game
-from kanaszta_env.core.legal import NUM_ACTIONS, legal_row
-from kanaszta_env.core.rng import below
-from kanaszta_env.core.state import PHASE_OVER
+from kanaszta_env.actions import NUM_ACTIONS
+from kanaszta_env.engine.compiled import PHASE_OVER, apply_action, below, conserved, legal_row, reset_game
 
 TURN_BOUND = 1 + 112 + 2 * 16 + 2  # draw, one meld per card, two per wild moved, withdraw, discard
 

@@ -154,7 +154,7 @@ def test_r16_rewards_zero_sum_and_scaled() -> None:
     the others' mean, times the scale; the rewards sum to zero."""
     e = env(max_turns=20, reward_scale=0.01)
     totals = play_random(e, seed=7)
-    scores = e._state.hand_scores[0].astype(float)
+    scores = e.games.state.hand_scores[0].astype(float)
     assert sum(totals.values()) == pytest.approx(0.0)
     for q, agent in enumerate(e.possible_agents):
         assert totals[agent] == pytest.approx(0.01 * (scores[q] - np.delete(scores, q).mean()))
@@ -165,7 +165,7 @@ def test_r18_win_reward_mode() -> None:
     for seed in range(3):
         e = env(max_turns=20, reward="win")
         totals = play_random(e, seed=seed)
-        scores = e._state.totals[0]
+        scores = e.games.state.totals[0]
         expect = np.sign(scores[0] - scores[1])
         assert (totals["player_0"], totals["player_1"]) == (expect, -expect)
 
@@ -198,7 +198,7 @@ def test_game_episodes_pay_every_hand() -> None:
             continue
         e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
         paid += any(r != 0 for r in e.rewards.values())
-    assert e._state.hand_number[0] == 3 and paid >= 2
+    assert e.games.state.hand_number[0] == 3 and paid >= 2
 
 
 def test_pickle_roundtrip() -> None:
@@ -245,7 +245,7 @@ def test_gym_learner_reward_when_opponent_ends_the_hand() -> None:
             total += reward
             if term or trunc:
                 break
-        state = e._games.state
+        state = e.games.state
         scores = state.hand_scores[0].astype(float)
         assert total == pytest.approx(scores[seat] - scores[1 - seat])
         assert not e.action_masks().any()
@@ -264,7 +264,7 @@ def test_gym_opponent_policies_and_errors() -> None:
     def bad_policy(obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         return np.full(len(obs), 199)
 
-    with pytest.raises(IllegalActionError, match="opponent"):
+    with pytest.raises(IllegalActionError, match="policy in seat 0"):
         KanasztaGymEnv(opponents=bad_policy, learner_seat=1).reset(seed=0)
     with pytest.raises(ValueError, match="learner_seat"):
         KanasztaGymEnv(learner_seat=2)

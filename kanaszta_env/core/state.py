@@ -39,6 +39,7 @@ END_NONE = 0
 END_OUT = 1  # a player went out (R14)
 END_EXHAUSTED = 2  # stock and discard pile both empty (R5.4)
 END_TRUNCATED = 3  # the turn limit of R19.2
+END_NAMES = ("none", "out", "exhausted", "turn_limit")
 
 NO_CARD = -1
 

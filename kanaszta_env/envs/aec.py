@@ -8,7 +8,7 @@
 | rewards | `"score"`: hand score minus the others' mean × `reward_scale` (zero-sum, R16-R17) |
 | | `"win"`: +1 / 0 / -1 by the totals when the episode ends (R18) |
 | episode | one hand (default) or a game (`episode="game"`, R19.1); truncation at the turn limit (R19.2) |
-| render modes | `"ansi"` (returns the table), `"human"` (prints it) |
+| render modes | `"ansi"` (returns the table), `"human"` (prints it), `"rgb_array"` (an image of it) |
 
 ``env()`` is lean on purpose: it is ``raw_env`` itself, which already does
 what PettingZoo's default wrapper stack would (order enforcing, action bounds,
@@ -34,14 +34,11 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 
 from ..actions import NUM_ACTIONS, action_name
-from ..core.observe import encode_batch
 from ..encoding import observation_bounds, observation_size
-from ..engine import IllegalActionError, game_seeds
+from ..engine import ENDED_ILLEGAL, ENDED_TERMINATED, GameBatch, IllegalActionError, game_seeds
 from ..rules import Rules, resolve_rules
-from .gym_env import LearnerGames
-from .kernels import ENDED_TERMINATED, compiled_entry, seat_reward
-from .options import RENDER_MODES, check_render_mode, reward_mode
-from .render import render_table
+from .options import RENDER_MODES, check_render_mode
+from .render import render_table, show
 
 __all__ = ["env", "raw_env"]
 
@@ -51,7 +48,7 @@ class raw_env(AECEnv, EzPickle):
 
     Args:
         rules: a :class:`~kanaszta_env.rules.Rules`; or pass its fields as keyword arguments.
-        render_mode: ``None``, ``"ansi"`` or ``"human"``.
+        render_mode: ``None``, ``"ansi"``, ``"human"`` or ``"rgb_array"``.
         reward: ``"score"`` (default) or ``"win"``.
         reward_scale: multiplier of the score reward (default 1/1000).
         illegal: ``"raise"`` (default) or ``"penalty"``.
@@ -89,12 +86,8 @@ class raw_env(AECEnv, EzPickle):
         super().__init__()
         rules = resolve_rules(rules, rule_kwargs)
         check_render_mode(render_mode)
-        self._reward_mode = reward_mode(reward, illegal)
         self.rules = rules
         self.render_mode = render_mode
-        self._reward_scale = float(reward_scale)
-        self._penalty = illegal == "penalty"
-        self._illegal_reward = float(illegal_reward)
         players = rules.num_players
         self.possible_agents = [f"player_{q}" for q in range(players)]
         self._seat = {agent: q for q, agent in enumerate(self.possible_agents)}
@@ -110,13 +103,17 @@ class raw_env(AECEnv, EzPickle):
             for agent in self.possible_agents
         }
         self.action_spaces = {agent: spaces.Discrete(NUM_ACTIONS) for agent in self.possible_agents}
-        # the game: one slot of the batched learner driver in which the mover
-        # is always the "learner" (no opponents), stepped by one compiled call
-        self._games = LearnerGames(rules, 1, learner_seat="mover", auto_reset=False)
-        self._state = self._games.state
-        self._cfg = self._games.cfg
-        self._learners = self._games.learners
-        self._legal = self._learners.legal[0]  # updated in place by every step
+        # every seat external: the env's step is one compiled call of the engine
+        self._games = GameBatch(
+            rules,
+            1,
+            observe=True,
+            reward=reward,
+            reward_scale=reward_scale,
+            illegal=illegal,
+            illegal_reward=illegal_reward,
+        )
+        self._legal = self._games.legal_mask()[0]  # updated in place by every step
         self._act = np.zeros(1, dtype=np.int64)
         self._hands = 0
         self._mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
@@ -127,10 +124,6 @@ class raw_env(AECEnv, EzPickle):
         self._ended = True  # keeps step() on its checked path until reset()
         self._rewards_dirty = False
         self._obs_agent: str | None = None
-        self._seat_buf = np.zeros(1, dtype=np.int64)
-        self._observe_fn = compiled_entry(
-            encode_batch, self._state, self._cfg, self._seat_buf, np.zeros((1, self._obs_size), np.float32)
-        )
 
     # --- spaces -----------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:
@@ -138,6 +131,18 @@ class raw_env(AECEnv, EzPickle):
 
     def action_space(self, agent: str) -> spaces.Space:
         return self.action_spaces[agent]
+
+    @property
+    def games(self) -> GameBatch:
+        """The engine's batch of one game behind this env (read its ``state`` freely)."""
+        return self._games
+
+    @property
+    def state_space(self) -> spaces.Box:
+        """Space of :meth:`state`: every seat's observation, seat 0 first."""
+        low, high = observation_bounds(self.rules)
+        players = self.rules.num_players
+        return spaces.Box(np.tile(low, players), np.tile(high, players), dtype=np.float32)
 
     def __getattr__(self, name: str) -> Any:
         # only reached when normal lookup fails: the order-enforcing message
@@ -147,21 +152,37 @@ class raw_env(AECEnv, EzPickle):
 
     # --- lifecycle --------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        if seed is None:
-            seed = self._next_seed
-        game_seed = game_seeds(seed, 1)[0]
-        self._next_seed = int(game_seed) + 1
-        self._obs = self._games.reset(np.array([game_seed], dtype=np.uint64))[0]
+        """Deal a new episode (``seed``: its core seed), or with
+        ``options={"position": doc}`` start from a position document (other
+        keys are ignored, as PettingZoo's conformance test expects)."""
+        doc = (options or {}).get("position")
+        if doc is None:
+            if seed is None:
+                seed = self._next_seed
+            game_seed = int(game_seeds(seed, 1)[0])
+            self._next_seed = (game_seed + 1) % 2**64
+            self._games.reset(seed=game_seed)
+        else:
+            from .. import position  # positions are an optional entry point
+
+            loaded = position.load(doc)
+            if loaded.rules != self.rules:
+                raise ValueError(f"the position's rules {loaded.rules} differ from the env's {self.rules}")
+            if loaded.done[0]:
+                raise ValueError("the position is over: there is nothing to play")
+            self._games.state = loaded.state
+            self._legal = self._games.legal_mask()[0]
+        self._obs = self._games.observe()[0]
         self._mask = self._legal.astype(np.int8)
-        self._hands = 0
-        mover = int(self._state.to_move[0])
+        state = self._games.state
+        self._hands = int(state.hand_number[0])
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {agent: {} for agent in self.agents}
-        self.agent_selection = self.possible_agents[mover]
+        self.agent_selection = self.possible_agents[int(state.to_move[0])]
         self._obs_agent = self.agent_selection
         self._has_reset = True
         self._ended = False
@@ -172,10 +193,15 @@ class raw_env(AECEnv, EzPickle):
             raise AssertionError("reset() needs to be called before observe()")
         if agent == self._obs_agent:
             return {"observation": self._obs, "action_mask": self._mask}
-        obs = np.empty((1, self._obs_size), dtype=np.float32)
-        self._seat_buf[0] = self._seat[agent]
-        self._observe_fn(self._state, self._cfg, self._seat_buf, obs)
+        obs = self._games.observe(self._seat[agent])
         return {"observation": obs[0], "action_mask": self._zero_mask.copy()}
+
+    def state(self) -> np.ndarray:
+        """A global view for centralised critics: every seat's observation, seat 0 first."""
+        if not self._has_reset:
+            raise AssertionError("reset() needs to be called before state()")
+        players = self.rules.num_players
+        return np.concatenate([self._games.observe(q)[0] for q in range(players)])
 
     def step(self, action: Any) -> None:
         if self._ended:
@@ -187,87 +213,88 @@ class raw_env(AECEnv, EzPickle):
             self._was_dead_step(action)
             return
         agent = self.agent_selection
+        if isinstance(action, (bool, np.bool_)):
+            raise IllegalActionError(f"an action must be an integer in 0..{NUM_ACTIONS - 1}, got {action!r}")
         try:
             a = operator.index(action)
         except TypeError:
             raise IllegalActionError(
                 f"action must be an integer in 0..{NUM_ACTIONS - 1}, got {action!r}"
             ) from None
-        if not 0 <= a < NUM_ACTIONS or not self._legal[a]:
-            self._illegal(agent, a)
-            return
         self._cumulative_rewards[agent] = 0.0
-        self._act[0] = a
-        obs = np.empty((1, self._obs_size), dtype=np.float32)
-        self._games.step_raw(self._act, obs)
-        self._obs = obs[0]
+        if 0 <= a < NUM_ACTIONS and self._legal[a]:
+            self._act[0] = a
+            self._games.step_unchecked(self._act)
+        else:
+            try:
+                self._games.step(a)  # raises, or (penalty mode) ends the episode
+            except IllegalActionError as error:
+                raise IllegalActionError(f"{agent}: {error}") from None
+        self._obs = self._games.observe()[0]
         self._mask = self._legal.astype(np.int8)
-        state = self._state
-        if self._learners.ended[0] == 0 and state.hand_number[0] == self._hands:
+        state = self._games.state
+        if self._games.ended[0] == 0 and state.hand_number[0] == self._hands:
             if self._rewards_dirty:
                 self._clear_rewards()
                 self._rewards_dirty = False
             self.agent_selection = self._obs_agent = self.possible_agents[state.to_move[0]]
         else:
-            self._end_of_hand()
+            self._end_of_hand(agent, a)
         if self.render_mode == "human":
             self.render()
 
-    def _end_of_hand(self) -> None:
-        """Rewards of a finished hand (R16-R18), and the episode's end."""
-        state = self._state
-        self._hands = int(state.hand_number[0])
-        core = self._learners.core
-        self.rewards = {
-            agent: float(seat_reward(state, self._cfg, 0, q, core, self._reward_mode, self._reward_scale))
-            for q, agent in enumerate(self.possible_agents)
-        }
+    def _end_of_hand(self, mover: str, action: int) -> None:
+        """Rewards of a finished hand (R16-R18) or of an illegal action, and the episode's end."""
+        games = self._games
+        self._hands = int(games.state.hand_number[0])
+        self.rewards = {agent: float(games.rewards[0, q]) for q, agent in enumerate(self.possible_agents)}
         self._rewards_dirty = True
         self._accumulate_rewards()
-        flags = int(self._learners.ended[0])
+        flags = int(games.ended[0])
         if flags:
             self._ended = True
             self._obs_agent = None
             ended = self.terminations if flags & ENDED_TERMINATED else self.truncations
+            summary = games.summary(0)
             for agent in self.agents:
                 ended[agent] = True
+                self.infos[agent] = {**summary, "seat": self._seat[agent]}
+            if flags & ENDED_ILLEGAL:
+                self.infos[mover]["illegal_action"] = action
         else:
-            self.agent_selection = self._obs_agent = self.possible_agents[state.to_move[0]]
-
-    def _illegal(self, agent: str, a: int) -> None:
-        what = f"action {action_name(a)!r} (id {a})" if 0 <= a < NUM_ACTIONS else f"action id {a}"
-        if not self._penalty:
-            legal = ", ".join(action_name(int(i)) for i in np.flatnonzero(self._legal)[:12])
-            raise IllegalActionError(f"illegal {what} for {agent}; legal actions include: {legal}")
-        # like PettingZoo's TerminateIllegalWrapper: the offender is penalised, everybody stops
-        self._cumulative_rewards[agent] = 0.0
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self.rewards[agent] = self._illegal_reward
-        self._rewards_dirty = True
-        self._accumulate_rewards()
-        self.infos[agent] = {"illegal_action": a}
-        for other in self.agents:
-            self.terminations[other] = True
-        self._ended = True
-        self._obs_agent = None
+            self.agent_selection = self._obs_agent = self.possible_agents[games.state.to_move[0]]
 
     # --- rendering ---------------------------------------------------------------
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
         if not self._has_reset:
             raise AssertionError("reset() needs to be called before render()")
-        if self.render_mode is None:
-            warnings.warn(
-                "render() called without a render_mode; pass render_mode='ansi' or 'human'", stacklevel=2
-            )
-            return None
-        text = render_table(self._state, self.rules, 0, self.possible_agents)
-        if self.render_mode == "ansi":
-            return text
-        print(text + "\n")
-        return None
+        text = render_table(self._games.state, self.rules, 0, self.possible_agents)
+        return show(text, self.render_mode, lambda msg: warnings.warn(msg, stacklevel=3))
 
     def close(self) -> None:
         pass
+
+    # --- copies and pickles: the game in progress comes along ------------------------
+    def __getstate__(self) -> dict:
+        return {**EzPickle.__getstate__(self), "progress": _progress(self)}
+
+    def __setstate__(self, state: dict) -> None:
+        progress = state.pop("progress")
+        EzPickle.__setstate__(self, state)
+        self.__dict__.update(progress)
+        self._legal = self._games.legal_mask()[0]
+
+
+_PROGRESS = (
+    "_games", "_hands", "_mask", "_obs", "_next_seed", "_has_reset", "_ended", "_rewards_dirty", "_obs_agent",
+    "agents", "rewards", "_cumulative_rewards", "terminations", "truncations", "infos", "agent_selection",
+)  # fmt: skip
+
+
+def _progress(e: raw_env) -> dict:
+    import copy
+
+    return {name: copy.deepcopy(e.__dict__[name]) for name in _PROGRESS if name in e.__dict__}
 
 
 def env(**kwargs: Any) -> raw_env:

@@ -2,7 +2,15 @@
 
 Importing this module (the package ``kanaszta_env`` does) makes
 ``pettingzoo.make("aec", "kanaszta_v0")`` and ``gymnasium.make("Kanaszta-v0")``
-work. PettingZoo's registry exists from 1.27 on; older versions are skipped.
+work; ``gymnasium.make("kanaszta_env:Kanaszta-v0")`` imports the package itself
+first. PettingZoo's registry exists from 1.27 on; older versions are skipped.
+
+The Gymnasium id is registered without the passive checker and order-enforcing
+wrappers: the env enforces the order itself (a step before ``reset`` raises
+``ResetNeeded``) and is checked by Gymnasium's full ``check_env`` in the tests,
+and without wrappers ``gym.make("Kanaszta-v0").action_masks()`` works — the
+method sb3-contrib's ``ActionMasker(env, lambda e: e.action_masks())`` and
+``MaskablePPO`` read (Gymnasium ≥ 1.0 wrappers do not forward attributes).
 """
 
 from __future__ import annotations
@@ -27,7 +35,12 @@ def register_envs() -> None:
     import gymnasium
 
     if GYMNASIUM_ID not in gymnasium.registry:
-        gymnasium.register(id=GYMNASIUM_ID, entry_point="kanaszta_env.envs.gym_env:KanasztaGymEnv")
+        gymnasium.register(
+            id=GYMNASIUM_ID,
+            entry_point="kanaszta_env.envs.gym_env:KanasztaGymEnv",
+            disable_env_checker=True,
+            order_enforce=False,
+        )
 
 
 register_envs()

@@ -14,6 +14,11 @@ from ..core.state import FREE_NAMES, PHASE_NAMES, PHASE_OVER, State
 from ..rules import Rules
 
 _END_NAMES = ("", "went out", "stock exhausted", "turn limit")
+#: the RGB image of a table: pixels per character cell, margin, colours
+_CELL = (7, 14)
+_MARGIN = 8
+_BACKGROUND = (20, 90, 50)
+_INK = (240, 240, 230)
 
 
 def _group_text(g: int, row: np.ndarray) -> str:
@@ -55,8 +60,8 @@ def render_table(state: State, rules: Rules, game: int = 0, agent_names: list[st
     stock_text = f"stock {stock}" + (f" (bottom, known: {bottom})" if known else "")
     if n:
         top = TYPE_NAMES[int(state.pile[b, n - 1])]
-        owner = names[int(state.pile_owner[b, n - 1])]
-        pile_text = f"discard pile {n}, top {top} from {owner}"
+        owner = int(state.pile_owner[b, n - 1])
+        pile_text = f"discard pile {n}, top {top} from {names[owner] if owner >= 0 else 'an unknown seat'}"
     else:
         pile_text = "discard pile empty"
     lines.append(f"{stock_text} · {pile_text}")
@@ -84,3 +89,35 @@ def render_table(state: State, rules: Rules, game: int = 0, agent_names: list[st
             f" · separate heart aces {int(state.sep_heart_aces[b, q])}"
         )
     return "\n".join(lines)
+
+
+def text_to_rgb(text: str) -> np.ndarray:
+    """The table text drawn as an ``(H, W, 3)`` uint8 image (``render_mode="rgb_array"``)."""
+    try:
+        from PIL import Image, ImageDraw, ImageFont
+    except ImportError as error:  # pragma: no cover - pillow is a dependency
+        raise RuntimeError(f"render_mode='rgb_array' needs Pillow (pip install pillow): {error}") from None
+    lines = text.splitlines() or [""]
+    width = _MARGIN * 2 + _CELL[0] * max(len(line) for line in lines)
+    height = _MARGIN * 2 + _CELL[1] * len(lines)
+    image = Image.new("RGB", (width, height), _BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    font = ImageFont.load_default()
+    for i, line in enumerate(lines):
+        draw.text((_MARGIN, _MARGIN + i * _CELL[1]), line, fill=_INK, font=font)
+    return np.asarray(image, dtype=np.uint8)
+
+
+def show(text: str, render_mode: str | None, warn: object) -> str | np.ndarray | None:
+    """What ``render()`` returns in ``render_mode``: the text (``ansi``), an image
+    (``rgb_array``), or ``None`` after printing it (``human``). Without a render
+    mode ``warn`` is called and ``None`` returned (the Gymnasium convention)."""
+    if render_mode is None:
+        warn("render() called without a render_mode; pass render_mode='ansi', 'human' or 'rgb_array'")
+        return None
+    if render_mode == "ansi":
+        return text
+    if render_mode == "rgb_array":
+        return text_to_rgb(text)
+    print(text + "\n")
+    return None

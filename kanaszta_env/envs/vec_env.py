@@ -32,11 +32,10 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvS
 
 from ..actions import NUM_ACTIONS
 from ..encoding import observation_bounds
+from ..engine import ENDED_ILLEGAL, ENDED_TERMINATED, ENDED_TRUNCATED, GameBatch
 from ..rules import Rules, resolve_rules
-from .gym_env import LearnerGames
-from .kernels import ENDED_ILLEGAL, ENDED_TERMINATED, ENDED_TRUNCATED
-from .options import check_render_mode
-from .render import render_table
+from .options import check_render_mode, opponent_controllers
+from .render import render_table, show
 
 __all__ = ["KanasztaVecEnv"]
 
@@ -47,12 +46,13 @@ class KanasztaVecEnv(VecEnv):
     Args:
         num_envs: number of games.
         rules: a :class:`~kanaszta_env.rules.Rules`; or pass its fields as keyword arguments.
-        opponents: ``"random"``, a policy ``(obs, mask) -> actions``, or one
-            policy per other seat (in turn order after the learner).
+        opponents: a bot name (``"random"``, ``"greedy"``, ``"heuristic"``, …), a
+            policy ``(obs, mask) -> actions``, or one of them per other seat (in
+            turn order after the learner). Bots are built with the env's rules.
         learner_seat: ``"random"`` (drawn from each game's seed) or a fixed seat.
         reward, reward_scale, illegal, illegal_reward: as in
             :class:`~kanaszta_env.envs.gym_env.KanasztaGymEnv`.
-        render_mode: ``None``, ``"ansi"`` or ``"human"`` (renders game 0).
+        render_mode: ``None``, ``"ansi"``, ``"human"`` or ``"rgb_array"`` (renders game 0).
     """
 
     def __init__(
@@ -73,16 +73,23 @@ class KanasztaVecEnv(VecEnv):
         check_render_mode(render_mode)
         self.rules = rules
         self.render_mode = render_mode  # read by VecEnv.__init__ through get_attr
-        self._games = LearnerGames(
+        if learner_seat != "random" and not (
+            isinstance(learner_seat, (int, np.integer)) and 0 <= learner_seat < rules.num_players
+        ):
+            raise ValueError(
+                f"learner_seat must be 'random' or a seat 0..{rules.num_players - 1}, got {learner_seat!r}"
+            )
+        self._games = GameBatch(
             rules,
             num_envs,
-            opponents=opponents,
-            learner_seat=learner_seat,
+            seats=["external", *opponent_controllers(opponents, rules)],
+            first_seat=learner_seat if learner_seat == "random" else int(learner_seat),
+            auto_reset=True,
+            observe=True,
             reward=reward,
             reward_scale=reward_scale,
             illegal=illegal,
             illegal_reward=illegal_reward,
-            auto_reset=True,
         )
         low, high = observation_bounds(rules)
         super().__init__(num_envs, spaces.Box(low, high, dtype=np.float32), spaces.Discrete(NUM_ACTIONS))
@@ -96,9 +103,9 @@ class KanasztaVecEnv(VecEnv):
         else:
             seeds = np.array(self._seeds, dtype=np.uint64)
         self._reset_seeds()
-        obs = self._games.reset(seeds)
+        self._games.reset(seed=seeds)
         self.reset_infos = [{} for _ in range(self.num_envs)]
-        return obs
+        return self._games.observe().copy()
 
     def step_async(self, actions: np.ndarray) -> None:
         self._actions = actions
@@ -107,28 +114,28 @@ class KanasztaVecEnv(VecEnv):
         if self._actions is None:
             raise RuntimeError("step_wait() without step_async()")
         actions, self._actions = self._actions, None
-        obs = self._games.step(actions)
-        L = self._games.learners
-        ended = L.ended
+        games = self._games
+        games.step(np.asarray(actions).reshape(self.num_envs))
+        ended = games.ended
         dones = ended != 0
         infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
         for i in np.flatnonzero(dones):
             flags = int(ended[i])
             info = infos[i]
-            info["terminal_observation"] = L.terminal_obs[i].copy()
+            info["terminal_observation"] = games.terminal_observations[i].copy()
             info["TimeLimit.truncated"] = bool(flags & ENDED_TRUNCATED) and not flags & ENDED_TERMINATED
             if flags & ENDED_ILLEGAL:
                 info["illegal_action"] = True
-        return obs, L.reward.astype(np.float32), dones, infos
+        return games.observe().copy(), games.anchor_rewards.astype(np.float32), dones, infos
 
     def action_masks(self) -> np.ndarray:
-        """(N, 200) bool legal actions of the learners' current observations."""
-        return self._games.learners.legal.copy()
+        """(N, 200) int8 legal actions of the learners' current observations."""
+        return self._games.legal_mask().astype(np.int8)
 
     @property
     def learner_seats(self) -> np.ndarray:
         """(N,) the learner's seat in each game's current episode."""
-        return self._games.learners.seat.copy()
+        return self._games.anchor.copy()
 
     def close(self) -> None:
         pass
@@ -160,15 +167,11 @@ class KanasztaVecEnv(VecEnv):
     def env_is_wrapped(self, wrapper_class: type, indices: VecEnvIndices = None) -> list[bool]:
         return [False for _ in self._indices(indices)]
 
-    def render(self, mode: str | None = None) -> str | None:  # type: ignore[override]
-        """Game 0's table: returned in ``"ansi"`` mode, printed in ``"human"`` mode."""
+    def render(self, mode: str | None = None) -> str | np.ndarray | None:  # type: ignore[override]
+        """Game 0's table: a string (``"ansi"``), an RGB image (``"rgb_array"``), or printed (``"human"``)."""
         mode = mode or self.render_mode
         if mode is None:
             return None
-        seat = int(self._games.learners.seat[0])
+        seat = int(self._games.anchor[0])
         names = [f"player_{q}" + (" (learner)" if q == seat else "") for q in range(self.rules.num_players)]
-        text = render_table(self._games.state, self.rules, 0, names)
-        if mode == "ansi":
-            return text
-        print(text + "\n")
-        return None
+        return show(render_table(self._games.state, self.rules, 0, names), mode, print)

@@ -1,4 +1,5 @@
-"""Batch kernels: the entry points the Python layer calls once per batch."""
+"""Random play over whole batches: the benchmarks' and fuzzers' kernels (stepping
+for everything else goes through the engine's driver)."""
 
 from __future__ import annotations
 
@@ -6,58 +7,10 @@ import numpy as np
 from numba import njit
 
 from .borrow import borrow
-from .game import apply_action, episode_truncated, reset_game
+from .game import apply_action, reset_game
 from .legal import NUM_ACTIONS, legal_row
 from .rng import below
 from .state import PHASE_OVER
-
-
-@njit(cache=True)
-def reset_batch(s, cfg, seeds: np.ndarray, which: np.ndarray) -> None:
-    """Start new games from ``seeds[b]`` in every slot ``b`` where ``which[b]``."""
-    s = borrow(s)  # no reference counting inside the kernel (core/borrow.py)
-    for b in range(seeds.shape[0]):
-        if which[b]:
-            reset_game(s, cfg, b, seeds[b])
-
-
-@njit(cache=True)
-def first_illegal(s, cfg, actions: np.ndarray) -> int:
-    """Index of the first game whose action is illegal, or -1. Games that are
-    over accept any action (it is ignored)."""
-    s = borrow(s)  # no reference counting inside the kernel (core/borrow.py)
-    row = np.zeros(NUM_ACTIONS, dtype=np.bool_)
-    for b in range(actions.shape[0]):
-        if s.phase[b] == PHASE_OVER:
-            continue
-        a = actions[b]
-        if a < 0 or a >= NUM_ACTIONS:
-            return b
-        legal_row(s, cfg, b, row)
-        if not row[a]:
-            return b
-    return -1
-
-
-@njit(cache=True)
-def step_batch(
-    s, cfg, actions: np.ndarray, rewards: np.ndarray, terminated: np.ndarray, truncated: np.ndarray
-) -> None:
-    """Apply one (already validated) action per game; rewards and end flags
-    are written for the games that finish with this step."""
-    s = borrow(s)  # no reference counting inside the kernel (core/borrow.py)
-    rewards[:] = 0.0
-    terminated[:] = False
-    truncated[:] = False
-    for b in range(actions.shape[0]):
-        if s.phase[b] == PHASE_OVER:
-            continue
-        apply_action(s, cfg, b, actions[b], rewards)
-        if s.phase[b] == PHASE_OVER:
-            if episode_truncated(s, cfg, b):
-                truncated[b] = True
-            else:
-                terminated[b] = True
 
 
 @njit(cache=True)

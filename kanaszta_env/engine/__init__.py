@@ -1,0 +1,31 @@
+"""The engine: the one way anything steps a game.
+
+* :class:`GameBatch` — a batch of games with seat controllers (external
+  actions, the built-in random player, batched Python policies), reset, exact
+  legal masks, step, observations, rewards per seat, auto-reset;
+* :mod:`~kanaszta_env.engine.compiled` — the compiled functions that compiled
+  consumers (the search bot's simulations, fuzzing, benchmarks) may call.
+
+Nothing above this package imports :mod:`kanaszta_env.core` directly.
+"""
+
+from __future__ import annotations
+
+from .batch import Controller, GameBatch, IllegalActionError, Policy, StepResult, game_seeds
+from .driver import ENDED_ILLEGAL, ENDED_TERMINATED, ENDED_TRUNCATED, MAX_RESETS_PER_STEP, REWARD_MODES
+from .random_policy import RandomPolicy
+
+__all__ = [
+    "ENDED_ILLEGAL",
+    "ENDED_TERMINATED",
+    "ENDED_TRUNCATED",
+    "MAX_RESETS_PER_STEP",
+    "REWARD_MODES",
+    "Controller",
+    "GameBatch",
+    "IllegalActionError",
+    "Policy",
+    "RandomPolicy",
+    "StepResult",
+    "game_seeds",
+]

@@ -1,0 +1,516 @@
+"""``GameBatch``: the one stepping API of the package.
+
+One object holds ``B`` games of one :class:`~kanaszta_env.rules.Rules`. Every
+call works on the whole batch in compiled code; a single game is a batch of
+one. The PettingZoo, Gymnasium and SB3 environments, the bots' tournaments,
+human play and positions are all thin adapters over it.
+
+Seats are driven by controllers (see :mod:`kanaszta_env.engine.driver`):
+``"external"`` seats take the actions passed to :meth:`GameBatch.step`;
+``"random"`` seats play uniformly random legal actions inside the compiled
+step; a callable ``policy(obs, mask) -> actions`` plays a seat from Python, one
+call per batch of the games where that seat is to move. A step applies the
+external actions and then plays every other seat until each game awaits an
+external decision again (or is over), so one call advances the whole table.
+
+Cross-cutting policy lives here once: an illegal external action raises
+:class:`IllegalActionError` naming the game, the action and the legal ones,
+and no game changes (or, with ``illegal="penalty"``, ends that episode with a
+penalty); finished games ignore their actions (or are dealt again at once
+with ``auto_reset``); rewards are credited to every seat; the anchor seat's
+last observation of a finished episode is kept.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from ..actions import ACTION_NAMES, NUM_ACTIONS, action_name
+from ..core.legal import legal_mask as _legal_mask_kernel
+from ..core.observe import encode_batch
+from ..core.state import END_NAMES, PHASE_NAMES, PHASE_OVER, State, copy_state, new_state, select
+from ..encoding import observation_size
+from ..rules import Rules, resolve_rules
+from . import driver as D
+
+Policy = Callable[[np.ndarray, np.ndarray], np.ndarray]
+#: what may sit in a seat: "external", "random" or a batched policy
+Controller = str | Policy
+
+_MAX_SEED = 2**64
+
+
+class IllegalActionError(ValueError):
+    """An action that the rules do not permit in that game's position."""
+
+
+class StepResult(NamedTuple):
+    """What :meth:`GameBatch.step` returns, one row per game."""
+
+    rewards: np.ndarray  # (B, P) float64 rewards credited to each seat by this step
+    terminated: np.ndarray  # (B,) bool: the episode ended by the rules
+    truncated: np.ndarray  # (B,) bool: the episode was cut short (R19.2)
+
+
+def game_seeds(seed: int | Sequence[int] | np.ndarray | None, batch_size: int) -> np.ndarray:
+    """Per-game seeds: an int ``s`` gives games ``s, s+1, …`` (modulo 2**64); a
+    sequence is used as is. Seeds are integers in ``0 .. 2**64 - 1``."""
+    if seed is None:
+        seed = int(np.random.SeedSequence().generate_state(1, np.uint64)[0] >> np.uint64(1))
+    if isinstance(seed, (bool, np.bool_)):
+        raise ValueError(f"seed must be an integer, got {seed!r}")
+    if isinstance(seed, (int, np.integer)):
+        seed = int(seed)
+        if not 0 <= seed < _MAX_SEED:
+            raise ValueError(f"seed must be an integer in 0..2**64-1, got {seed}")
+        return ((seed + np.arange(batch_size, dtype=object)) % _MAX_SEED).astype(np.uint64)
+    seeds = np.asarray(seed)
+    if (
+        seeds.shape != (batch_size,)
+        or not np.issubdtype(seeds.dtype, np.integer)
+        or (seeds.dtype.kind == "i" and (seeds < 0).any())
+    ):
+        raise ValueError(f"seeds must be {batch_size} non-negative integers, got {seed!r}")
+    return seeds.astype(np.uint64)
+
+
+def _lineup_code(controller: object, policies: list[Policy]) -> int:
+    if isinstance(controller, str):
+        if controller == "external":
+            return D.EXTERNAL
+        if controller == "random":
+            return D.RANDOM
+        raise ValueError(f"unknown controller {controller!r}: use 'external', 'random' or a policy")
+    if not callable(controller):
+        raise ValueError(f"a seat's controller must be 'external', 'random' or callable, got {controller!r}")
+    for k, known in enumerate(policies):
+        if known is controller:
+            return k
+    policies.append(controller)
+    return len(policies) - 1
+
+
+class GameBatch:
+    """``batch_size`` games of Díszített kanaszta stepped together.
+
+    Args:
+        rules: a :class:`~kanaszta_env.rules.Rules`; or pass its fields as keyword arguments.
+        batch_size: number of games.
+        seats: controllers in turn order from ``first_seat``: ``"external"``
+            (default for every seat), ``"random"`` or a policy
+            ``(obs (n, D) float32, mask (n, 200) bool) -> (n,) actions``.
+        first_seat: seat of the first controller: an int, or ``"random"``
+            (drawn from each game's seed per episode, e.g. a learner that
+            changes seats). Its seat is the game's *anchor*.
+        auto_reset: deal a finished game again within the same step (seeds
+            advance by ``batch_size``), as SB3 vector environments do.
+        observe: compute the observations of the awaited seats in every step
+            (:meth:`observe` then returns them without extra work).
+        reward: ``"score"`` (R16-R17 hand score minus the others' mean, at a
+            hand's end, times ``reward_scale``) or ``"win"`` (+1 / 0 / -1 by the
+            totals when the episode ends).
+        illegal: ``"raise"`` (default) or ``"penalty"``: an illegal external
+            action ends its episode, the mover receiving ``illegal_reward``.
+
+    Example::
+
+        games = GameBatch(Rules(num_players=2), batch_size=1024)
+        games.reset(seed=0)
+        mask = games.legal_mask()          # (1024, 200) bool
+        result = games.step(actions)        # actions: (1024,) ints
+    """
+
+    def __init__(
+        self,
+        rules: Rules | None = None,
+        batch_size: int = 1,
+        *,
+        seats: Sequence[Controller] | None = None,
+        first_seat: int | str = 0,
+        auto_reset: bool = False,
+        observe: bool = False,
+        reward: str = "score",
+        reward_scale: float = 1.0,
+        illegal: str = "raise",
+        illegal_reward: float = -1.0,
+        **rule_kwargs: Any,
+    ) -> None:
+        rules = resolve_rules(rules, rule_kwargs)
+        if isinstance(batch_size, bool) or not isinstance(batch_size, (int, np.integer)) or batch_size < 1:
+            raise ValueError(f"batch_size must be a positive integer, got {batch_size!r}")
+        batch_size = int(batch_size)
+        players = rules.num_players
+        if reward not in D.REWARD_MODES:
+            raise ValueError(f"reward must be one of {sorted(D.REWARD_MODES)}, got {reward!r}")
+        if illegal not in ("raise", "penalty"):
+            raise ValueError(f"illegal must be 'raise' or 'penalty', got {illegal!r}")
+        if first_seat == "random":
+            anchor = D.ANCHOR_RANDOM
+        elif (
+            isinstance(first_seat, (int, np.integer))
+            and not isinstance(first_seat, bool)
+            and (0 <= first_seat < players)
+        ):
+            anchor = int(first_seat)
+        else:
+            raise ValueError(f"first_seat must be 'random' or a seat 0..{players - 1}, got {first_seat!r}")
+        seats = ["external"] * players if seats is None else list(seats)
+        if len(seats) != players:
+            raise ValueError(f"{players} players need {players} seat controllers, got {len(seats)}")
+        self.policies: list[Policy] = []
+        lineup = np.array([_lineup_code(c, self.policies) for c in seats], dtype=np.int64)
+        self.rules = rules
+        self.batch_size = batch_size
+        self.seat_controllers = tuple(seats)
+        self.obs_size = observation_size(rules)
+        self._cfg = rules.to_config()
+        self._state = new_state(batch_size, players)
+        self._state.phase[:] = PHASE_OVER
+        self._seats = D.new_seats(batch_size, players, self.obs_size, lineup)
+        prm = np.zeros(D.PRM_SIZE, dtype=np.float64)
+        prm[D.PRM_REWARD_MODE] = D.REWARD_MODES[reward]
+        prm[D.PRM_REWARD_SCALE] = float(reward_scale)
+        prm[D.PRM_ANCHOR] = anchor
+        prm[D.PRM_AUTO_RESET] = float(bool(auto_reset))
+        prm[D.PRM_PENALTY] = float(illegal == "penalty")
+        prm[D.PRM_ILLEGAL_REWARD] = float(illegal_reward)
+        prm[D.PRM_OBSERVE] = float(bool(observe))
+        self._params = prm
+        self._random_only = not self.policies
+        self._has_reset = False
+        self._obs = np.zeros((batch_size, self.obs_size), dtype=np.float32)
+        self._obs_fresh = False
+        # buffers of the Python policies' decisions (and typed placeholders)
+        self._idx = np.zeros(batch_size, dtype=np.int64)
+        self._pol_obs = np.zeros((batch_size, self.obs_size), dtype=np.float32)
+        self._pol_masks = np.zeros((batch_size, NUM_ACTIONS), dtype=np.bool_)
+        self._no_seeds = np.zeros(0, dtype=np.uint64)
+        self._no_which = np.zeros(0, dtype=np.bool_)
+        self._no_actions = np.zeros(0, dtype=np.int64)
+        self._actions = np.zeros(batch_size, dtype=np.int64)
+        self._drive = None
+
+    # --- the compiled driver ------------------------------------------------------
+    def _call(self, op: int, actions=None, obs=None, arg: int = 0, seeds=None, which=None, idx=None) -> int:
+        if self._drive is None:
+            self._drive = D.compiled_entry(
+                D.drive, self._state, self._cfg, self._seats, self._params, 0, self._no_actions,
+                self._pol_obs, self._idx, self._pol_masks, 0, self._no_seeds, self._no_which,
+            )  # fmt: skip
+        return self._drive(
+            self._state,
+            self._cfg,
+            self._seats,
+            self._params,
+            op,
+            self._no_actions if actions is None else actions,
+            self._pol_obs if obs is None else obs,
+            self._idx if idx is None else idx,
+            self._pol_masks,
+            arg,
+            self._no_seeds if seeds is None else seeds,
+            self._no_which if which is None else which,
+        )
+
+    # --- lifecycle ---------------------------------------------------------------
+    def reset(
+        self, seed: int | Sequence[int] | np.ndarray | None = None, which: np.ndarray | None = None
+    ) -> None:
+        """Deal new games: game ``i`` from seed ``seed + i`` (or ``seed[i]``).
+        ``which`` (bool mask) restricts the reset to some games."""
+        seeds = game_seeds(seed, self.batch_size)
+        if which is None:
+            which = np.ones(self.batch_size, dtype=np.bool_)
+        which = np.asarray(which)
+        if which.shape != (self.batch_size,) or which.dtype != np.bool_:
+            raise ValueError(f"which must be a bool mask of shape ({self.batch_size},), got {which!r}")
+        if not self._has_reset and not which.all():
+            raise ValueError("the first reset() must deal every game (which=None)")
+        self._call(D.OP_START, seeds=seeds, which=np.ascontiguousarray(which))
+        self._has_reset = True
+        self._advance()
+        self._call(D.OP_OBSERVE, obs=self._obs)
+        self._obs_fresh = bool(self._params[D.PRM_OBSERVE])
+
+    def adopt(self, anchors: np.ndarray | int | None = None) -> None:
+        """Take :attr:`state` as it stands (e.g. a loaded position) as the
+        current games: seat the controllers around ``anchors`` (default: the
+        fixed first seat, else 0), let non-external seats move, and recompute
+        masks and observations."""
+        anchor = int(self._params[D.PRM_ANCHOR])
+        if anchors is None:
+            anchors = max(anchor, 0)
+        anchors = np.broadcast_to(np.asarray(anchors, dtype=np.int64), (self.batch_size,)).copy()
+        if ((anchors < 0) | (anchors >= self.rules.num_players)).any():
+            raise ValueError(f"anchor seats must lie in 0..{self.rules.num_players - 1}")
+        self._call(D.OP_ADOPT, idx=anchors)
+        self._has_reset = True
+        self._advance()
+        self._call(D.OP_OBSERVE, obs=self._obs)
+        self._obs_fresh = bool(self._params[D.PRM_OBSERVE])
+
+    def step(self, actions: Sequence[int] | np.ndarray | int) -> StepResult:
+        """Apply one action per game to the games awaiting an external decision
+        (the action of any other game is ignored), then play the other seats.
+
+        Raises :class:`IllegalActionError` naming the game and action if an
+        action is illegal; then no game is changed (unless ``illegal="penalty"``).
+        """
+        if not self._has_reset:
+            raise RuntimeError("call reset() before step()")
+        acts = self._check_actions(actions)
+        if self._random_only:
+            code = self._call(D.OP_STEP, actions=acts, obs=self._obs)
+            if code >= 0:
+                raise IllegalActionError(self._describe_illegal(code, int(acts[code])))
+            if code < -1:
+                self._stuck(-2 - code)
+        else:
+            bad = self._call(D.OP_EXTERNAL, actions=acts)
+            if bad >= 0:
+                raise IllegalActionError(self._describe_illegal(bad, int(acts[bad])))
+            self._advance()
+            self._call(D.OP_FINISH, obs=self._obs)
+        self._obs_fresh = bool(self._params[D.PRM_OBSERVE])
+        ended = self._seats.ended
+        return StepResult(
+            self._seats.reward.copy(),
+            (ended & D.ENDED_TERMINATED) != 0,
+            (ended & D.ENDED_TRUNCATED) != 0,
+        )
+
+    def step_unchecked(self, actions: np.ndarray) -> None:
+        """The fast path of :meth:`step` for adapters that have validated
+        ``actions`` (int64, shape (B,)) against :meth:`legal_mask` themselves,
+        with no Python policies seated. The results are in the step
+        attributes (:attr:`rewards`, :attr:`ended`, …)."""
+        code = self._call(D.OP_STEP, actions=actions, obs=self._obs)
+        if code != -1:
+            if code >= 0:
+                raise IllegalActionError(self._describe_illegal(code, int(actions[code])))
+            self._stuck(-2 - code)
+        self._obs_fresh = bool(self._params[D.PRM_OBSERVE])
+
+    def _check_actions(self, actions: object) -> np.ndarray:
+        B = self.batch_size
+        if B == 1 and not isinstance(actions, (np.ndarray, list, tuple)):
+            if isinstance(actions, (bool, np.bool_)):
+                raise IllegalActionError(f"an action must be an integer, got {actions!r}")
+            try:
+                self._actions[0] = operator.index(actions)  # type: ignore[arg-type]
+            except (TypeError, OverflowError):
+                raise IllegalActionError(f"an action must be an integer, got {actions!r}") from None
+            return self._actions
+        acts = np.asarray(actions)
+        if acts.shape == () and B == 1:
+            acts = acts.reshape(1)
+        if acts.shape != (B,) or not np.issubdtype(acts.dtype, np.integer):
+            raise IllegalActionError(f"actions must be {B} integers, got {actions!r}")
+        self._actions[:] = acts
+        return self._actions
+
+    def _advance(self) -> None:
+        """Let the non-external seats move until every game awaits an external one."""
+        if self._random_only:
+            stuck = self._call(D.OP_ADVANCE)
+            if stuck >= 0:
+                self._stuck(stuck)
+            return
+        progress = True
+        while progress:
+            stuck = self._call(D.OP_ADVANCE)
+            if stuck >= 0:
+                self._stuck(stuck)
+            progress = False
+            for k, policy in enumerate(self.policies):
+                n = self._call(D.OP_GATHER, arg=k)
+                if n == 0:
+                    continue
+                progress = True
+                acts = np.asarray(policy(self._pol_obs[:n], self._pol_masks[:n])).reshape(-1)
+                if acts.shape != (n,) or not np.issubdtype(acts.dtype, np.integer):
+                    raise ValueError(f"seat policy {policy!r} must return {n} integer actions, got {acts!r}")
+                bad = self._call(D.OP_POLICY, actions=acts.astype(np.int64), arg=n)
+                if bad >= 0:
+                    a = int(acts[bad])
+                    name = action_name(a) if 0 <= a < NUM_ACTIONS else str(a)
+                    b = int(self._idx[bad])
+                    raise IllegalActionError(
+                        f"the policy in seat {int(self._state.to_move[b])} ({policy!r}) chose the illegal "
+                        f"action {name!r} in game {b}"
+                    )
+                if bad < -1:
+                    self._stuck(-2 - bad)
+
+    def _describe_illegal(self, b: int, a: int) -> str:
+        what = f"action {action_name(a)!r} (id {a})" if 0 <= a < NUM_ACTIONS else f"action id {a}"
+        legal = [ACTION_NAMES[i] for i in np.flatnonzero(self._seats.legal[b])]
+        shown = ", ".join(legal[:12]) + (" …" if len(legal) > 12 else "")
+        return (
+            f"illegal {what} in game {b}: player {int(self._state.to_move[b])} is in phase "
+            f"{PHASE_NAMES[self._state.phase[b]]!r}; legal actions: {shown}"
+        )
+
+    def _stuck(self, b: int) -> None:
+        raise RuntimeError(
+            f"game {b} ended {D.MAX_RESETS_PER_STEP} times in a row before any external decision "
+            "(is the turn limit shorter than a round of turns?)"
+        )
+
+    # --- what the games show -------------------------------------------------------
+    @property
+    def state(self) -> State:
+        """The state arrays (read them freely; after writing them, call :meth:`adopt`)."""
+        return self._state
+
+    @state.setter
+    def state(self, state: State) -> None:
+        if len(state.phase) != self.batch_size or state.hand.shape[1] != self.rules.num_players:
+            raise ValueError("the state does not match this batch's size and number of players")
+        self._state = State(*(np.ascontiguousarray(a) for a in state))
+        self._drive = None  # the compiled entry is typed on the arrays it was given
+        self.adopt()
+
+    def legal_mask(self) -> np.ndarray:
+        """(B, 200) bool legal actions of the seat each game awaits; a row of a
+        finished game is all False. The array is updated in place by the next
+        step: copy it to keep it."""
+        return self._seats.legal
+
+    def observe(self, seats: np.ndarray | int | None = None) -> np.ndarray:
+        """(B, D) float32 observations: by default of the seat each game awaits
+        (the anchor's last one for a finished game); else row ``b`` is seat
+        ``seats[b]``'s view of game ``b``."""
+        if seats is None:
+            if not self._obs_fresh:
+                self._params[D.PRM_OBSERVE] = 1.0
+                self._call(D.OP_OBSERVE, obs=self._obs)  # idempotent: only masks and observations
+                self._params[D.PRM_OBSERVE] = 0.0
+                self._obs_fresh = True
+            return self._obs
+        players = np.broadcast_to(np.asarray(seats, dtype=np.int64), (self.batch_size,))
+        if ((players < 0) | (players >= self.rules.num_players)).any():
+            raise ValueError(f"observer seats must lie in 0..{self.rules.num_players - 1}, got {seats!r}")
+        out = np.empty((self.batch_size, self.obs_size), dtype=np.float32)
+        encode_batch(self._state, self._cfg, np.ascontiguousarray(players), out)
+        return out
+
+    @property
+    def has_reset(self) -> bool:
+        """Whether the games were dealt (or adopted) at least once."""
+        return self._has_reset
+
+    @property
+    def num_players(self) -> int:
+        return self.rules.num_players
+
+    @property
+    def phase(self) -> np.ndarray:
+        """(B,) phase ids; names in :data:`kanaszta_env.core.state.PHASE_NAMES`."""
+        return self._state.phase
+
+    @property
+    def to_move(self) -> np.ndarray:
+        """(B,) seat whose decision it is."""
+        return self._state.to_move
+
+    @property
+    def done(self) -> np.ndarray:
+        """(B,) bool: the episode is over (by the rules, or ended by an illegal
+        action in penalty mode) and waits for a reset."""
+        return self._seats.over
+
+    @property
+    def anchor(self) -> np.ndarray:
+        """(B,) the seat of the first controller in each game's current episode."""
+        return self._seats.anchor
+
+    @property
+    def anchor_rewards(self) -> np.ndarray:
+        """(B,) the anchor seat's reward of the last step (of the episode that ended, if one did)."""
+        return self._seats.anchor_reward
+
+    @property
+    def ended(self) -> np.ndarray:
+        """(B,) int8 end flags of the last step (``driver.ENDED_*``; 0 = still running)."""
+        return self._seats.ended
+
+    @property
+    def terminal_observations(self) -> np.ndarray:
+        """(B, D) the anchor's last observation of the episodes that ended in the last step."""
+        return self._seats.terminal_obs
+
+    @property
+    def rewards(self) -> np.ndarray:
+        """(B, P) rewards credited to each seat by the last step."""
+        return self._seats.reward
+
+    def legal_names(self, game: int = 0) -> list[str]:
+        """Names of the legal actions of one game."""
+        return [ACTION_NAMES[a] for a in np.flatnonzero(self._seats.legal[game])]
+
+    def rules_mask(self) -> np.ndarray:
+        """(B, 200) legal actions of each game's mover by the rules alone,
+        whoever controls the seat (recomputed; a fresh array)."""
+        out = np.zeros((self.batch_size, NUM_ACTIONS), dtype=np.bool_)
+        _legal_mask_kernel(self._state, self._cfg, out)
+        return out
+
+    def summary(self, game: int = 0) -> dict[str, Any]:
+        """The scores of game ``game``: recorded hand scores and totals per seat,
+        hands played, how the last hand ended and who went out."""
+        s = self._state
+        out = int(s.out_player[game])
+        return {
+            "hand_scores": [int(x) for x in s.hand_scores[game]],
+            "totals": [int(x) for x in s.totals[game]],
+            "hands_played": int(s.hand_number[game]),
+            "end_reason": END_NAMES[int(s.end_reason[game])],
+            "went_out": out if out >= 0 else None,
+        }
+
+    # --- copies -------------------------------------------------------------------
+    def copy(self) -> GameBatch:
+        """An independent copy of the whole batch (the same controllers)."""
+        other = self._like(self.batch_size)
+        other._state = copy_state(self._state)
+        other._seats = D.Seats(*(a.copy() for a in self._seats))
+        other._obs = self._obs.copy()
+        other._obs_fresh = self._obs_fresh
+        other._has_reset = self._has_reset
+        return other
+
+    def game(self, index: int) -> GameBatch:
+        """Game ``index`` as an independent batch of one (external seats only)."""
+        if not 0 <= index < self.batch_size:
+            raise IndexError(f"game index {index} outside 0..{self.batch_size - 1}")
+        one = GameBatch(self.rules, 1)
+        one.state = select(self._state, index)
+        return one
+
+    def _like(self, batch_size: int) -> GameBatch:
+        prm = self._params
+        return GameBatch(
+            self.rules,
+            batch_size,
+            seats=self.seat_controllers,
+            first_seat="random" if prm[D.PRM_ANCHOR] == D.ANCHOR_RANDOM else int(prm[D.PRM_ANCHOR]),
+            auto_reset=bool(prm[D.PRM_AUTO_RESET]),
+            observe=bool(prm[D.PRM_OBSERVE]),
+            reward=[k for k, v in D.REWARD_MODES.items() if v == prm[D.PRM_REWARD_MODE]][0],
+            reward_scale=float(prm[D.PRM_REWARD_SCALE]),
+            illegal="penalty" if prm[D.PRM_PENALTY] else "raise",
+            illegal_reward=float(prm[D.PRM_ILLEGAL_REWARD]),
+        )
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        state["_drive"] = None  # compiled entries do not pickle; recompiled (from cache) on use
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
