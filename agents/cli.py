@@ -12,22 +12,29 @@ arguments. ``python -m agents.cli tournament …`` works on its own::
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from kanaszta_env import Rules
+from kanaszta_env.cli import UsageError, new_parser, non_negative_int, positive_int, read_json, run_cli
+from kanaszta_env.rules import OPENING_MINIMA, PRESETS
 
 COMMANDS = ("tournament", "play")
 
 
 def _rules_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--variant", default="2003-02", help="rules preset: 2003-02 (heart aces) or 2003-01")
     p.add_argument(
-        "--opening-minimum", type=int, default=50, help="opening minimum: 50, 75, 90 or 120 (R12.2)"
+        "--variant",
+        choices=tuple(PRESETS),
+        default="2003-02",
+        help="rules preset: 2003-02 (heart aces) or 2003-01",
     )
-    p.add_argument("--max-turns", type=int, default=200, help="turns after which a hand is cut short (R19.2)")
+    p.add_argument(
+        "--opening-minimum", type=int, choices=OPENING_MINIMA, default=50, help="opening minimum (R12.2)"
+    )
+    p.add_argument(
+        "--max-turns", type=positive_int, default=200, help="turns after which a hand is cut short (R19.2)"
+    )
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -36,26 +43,33 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "tournament",
         help="round robin of agents on duplicate deals",
         description="Every pair of agents plays --deals deals twice with the seats swapped; prints and "
-        "writes the mean hand-score difference and win rate with 95%% intervals and Elo ratings.",
+        "writes the mean hand-score difference and win rate with 95% intervals and Elo ratings.",
     )
     t.add_argument(
         "agents", nargs="+", help="random, greedy, heuristic, search[:k=v,...] or a .zip checkpoint"
     )
-    t.add_argument("--deals", type=int, default=200, help="duplicate deals per pair (two hands each)")
-    t.add_argument("--seed", type=int, default=0, help="deal d uses seed SEED + d")
+    t.add_argument(
+        "--deals", type=positive_int, default=200, help="duplicate deals per pair (two hands each)"
+    )
+    t.add_argument("--seed", type=non_negative_int, default=0, help="deal d uses seed SEED + d")
     t.add_argument("--episode", choices=("hand", "game"), default="hand", help="score hands or whole games")
     t.add_argument(
         "--chain",
         action="store_true",
         help="only neighbours in the given order play (a-b, b-c, ...): a ladder instead of all pairs",
     )
-    t.add_argument("--batch", type=int, default=256, help="deals played at once")
+    t.add_argument("--batch", type=positive_int, default=256, help="deals played at once")
     t.add_argument("--out", default=None, help="write OUT.json, OUT.csv and OUT.png")
     t.add_argument("--records", default=None, help="save every game as a record (JSON lines)")
     t.add_argument("--no-progress", action="store_true", help="no progress bar")
-    t.add_argument("--bootstrap", type=int, default=200, help="bootstrap samples for the Elo intervals")
+    t.add_argument(
+        "--bootstrap",
+        type=non_negative_int,
+        default=200,
+        help="bootstrap samples for the Elo intervals (0: none)",
+    )
     _rules_options(t)
-    t.set_defaults(command="tournament")
+    t.set_defaults(command="tournament", func=run)
     p = subparsers.add_parser(
         "play",
         help="play a hand in the terminal against bots",
@@ -63,12 +77,17 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--opponent", action="append", default=None,
                    help="opponent agent (repeat for 3-4 players); default heuristic")  # fmt: skip
-    p.add_argument("--seat", type=int, default=0, help="your seat (0 = starter of the hand)")
-    p.add_argument("--seed", type=int, default=None, help="seed of the deal")
+    p.add_argument(
+        "--seat",
+        type=non_negative_int,
+        default=0,
+        help="your seat, 0 to players - 1 (0 = starter of the hand)",
+    )
+    p.add_argument("--seed", type=non_negative_int, default=None, help="seed of the deal (default: random)")
     p.add_argument("--resume", default=None, help="continue from a position saved with 'save FILE'")
     p.add_argument("--record", default=None, help="save the game record (JSON) here at the end")
     _rules_options(p)
-    p.set_defaults(command="play")
+    p.set_defaults(command="play", func=run)
 
 
 def _rules(args: argparse.Namespace, players: int, episode: str = "hand") -> Rules:
@@ -87,7 +106,13 @@ def run(args: argparse.Namespace) -> int:
         return _tournament(args)
     if args.command == "play":
         return _play(args)
-    raise ValueError(f"unknown command {args.command!r}")
+    raise UsageError(f"unknown command {args.command!r}: use one of {COMMANDS}")
+
+
+def _check_output(path: str | None, flag: str) -> None:
+    """Fail before the games if the folder of an output file does not exist."""
+    if path and not Path(path).resolve().parent.is_dir():
+        raise UsageError(f"{flag} {path}: the folder {Path(path).parent} does not exist")
 
 
 def _tournament(args: argparse.Namespace) -> int:
@@ -95,9 +120,13 @@ def _tournament(args: argparse.Namespace) -> int:
     from .registry import make_agent
     from .tournament import format_table, round_robin, write_outputs
 
+    if len(args.agents) < 2:
+        raise UsageError("a tournament needs at least two agents")
+    repeated = sorted({spec for spec in args.agents if args.agents.count(spec) > 1})
+    if repeated:
+        raise UsageError(f"each agent may appear once; repeated: {', '.join(repeated)}")
+    _check_output(args.records, "--records")
     rules = _rules(args, 2, args.episode)
-    if len(set(args.agents)) != len(args.agents):
-        raise SystemExit("each agent may appear once")
     agents = {spec: make_agent(spec, rules, seed=args.seed) for spec in args.agents}
     records = [] if args.records else None
     pairs = list(zip(args.agents[:-1], args.agents[1:], strict=True)) if args.chain else None
@@ -114,47 +143,52 @@ def _tournament(args: argparse.Namespace) -> int:
 
 
 def _play(args: argparse.Namespace) -> int:
+    from kanaszta_env import position
+
     from .human import play_human
     from .registry import make_agent
 
     start = None
     if args.resume:
-        start = json.loads(Path(args.resume).read_text())
-        players = int(start.get("num_players", 2))
-        rules = None
+        start = read_json(args.resume)
+        try:
+            rules = position.load(start).rules
+        except ValueError as error:
+            raise UsageError(f"--resume {args.resume}: invalid position: {error}") from None
+        players = rules.num_players
+        specs = args.opponent or ["heuristic"] * (players - 1)
+        if len(specs) != players - 1:
+            raise UsageError(f"the saved {players}-player game needs {players - 1} --opponent options")
     else:
         specs = args.opponent or ["heuristic"]
+        if len(specs) > 3:
+            raise UsageError(f"at most 3 --opponent options (2-4 players), got {len(specs)}")
         players = len(specs) + 1
         rules = _rules(args, players)
-    specs = args.opponent or ["heuristic"] * (players - 1)
-    if len(specs) != players - 1:
-        raise SystemExit(f"a {players}-player game needs {players - 1} --opponent options")
-    agent_rules = rules or _position_rules(start)
-    opponents = [make_agent(spec, agent_rules, seed=q) for q, spec in enumerate(specs)]
-    game = play_human(opponents, rules, seat=args.seat, seed=args.seed, start=start)
+    if args.seat >= players:
+        raise UsageError(
+            f"--seat {args.seat} is out of range: a {players}-player game has seats 0-{players - 1}"
+        )
+    _check_output(args.record, "--record")
+    opponents = [make_agent(spec, rules, seed=q) for q, spec in enumerate(specs)]
+    game = play_human(
+        opponents, None if start is not None else rules, seat=args.seat, seed=args.seed, start=start
+    )
     if args.record:
         game.record.save(args.record)
         print(f"game record saved to {args.record}")
     return 0
 
 
-def _position_rules(doc: dict | None) -> Rules:
-    from kanaszta_env import position
-
-    return position.load(doc).rules  # type: ignore[arg-type]
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m agents.cli {tournament,play} …``"""
-    parser = argparse.ArgumentParser(prog="python -m agents.cli", description="kanaszta bots and human play")
-    sub = parser.add_subparsers(dest="command", required=True)
-    add_parser(sub)
-    args = parser.parse_args(argv)
-    try:
-        return run(args)
-    except ValueError as err:
-        print(f"error: {err}", file=sys.stderr)
-        return 2
+
+    def parser() -> argparse.ArgumentParser:
+        parser = new_parser("python -m agents.cli", "kanaszta bots and human play")
+        add_parser(parser.add_subparsers(dest="command", required=True))
+        return parser
+
+    return run_cli(parser, argv, run)
 
 
 if __name__ == "__main__":

@@ -22,10 +22,19 @@ def _options(text: str, spec: str) -> dict[str, str]:
     out = {}
     for part in filter(None, text.split(",")):
         key, sep, value = part.partition("=")
-        if not sep:
+        if not sep or not key.strip():
             raise ValueError(f"bad option {part!r} in agent {spec!r}: expected key=value")
         out[key.strip()] = value.strip()
     return out
+
+
+def _convert(value: str, kind: type, key: str, spec: str) -> int | float:
+    """``value`` as ``kind``; a bad one raises ``ValueError`` naming the option and the type."""
+    try:
+        return kind(value)
+    except ValueError:
+        expected = "an integer" if kind is int else "a number"
+        raise ValueError(f"option {key} of agent {spec!r} must be {expected}, got {value!r}") from None
 
 
 def make_agent(spec: str, rules: Rules | None = None, seed: int = 0) -> Agent:
@@ -45,20 +54,22 @@ def make_agent(spec: str, rules: Rules | None = None, seed: int = 0) -> Agent:
     if head in BOT_NAMES:
         agent: Agent
         if head == "random":
-            agent = RandomBot(seed=int(opts.pop("seed", seed)))
+            agent = RandomBot(seed=int(_convert(opts.pop("seed", str(seed)), int, "seed", spec)))
         elif head == "greedy":
             agent = GreedyBot(rules)
         elif head == "heuristic":
             unknown = sorted(set(opts) - set(DEFAULT_PARAMS))
             if unknown:
                 raise ValueError(f"unknown heuristic option(s) {unknown}; known: {sorted(DEFAULT_PARAMS)}")
-            agent = HeuristicBot(rules, params={k: float(v) for k, v in opts.items()})
+            agent = HeuristicBot(
+                rules, params={k: float(_convert(v, float, k, spec)) for k, v in opts.items()}
+            )
             opts = {}
         else:
             unknown = sorted(set(opts) - set(_SEARCH_OPTIONS))
             if unknown:
                 raise ValueError(f"unknown search option(s) {unknown}; known: {sorted(_SEARCH_OPTIONS)}")
-            kwargs = {k: _SEARCH_OPTIONS[k](v) for k, v in opts.items()}
+            kwargs = {k: _convert(v, _SEARCH_OPTIONS[k], k, spec) for k, v in opts.items()}
             kwargs.setdefault("seed", seed)
             agent = SearchBot(rules, **kwargs)  # type: ignore[arg-type]
             opts = {}
@@ -67,9 +78,14 @@ def make_agent(spec: str, rules: Rules | None = None, seed: int = 0) -> Agent:
         agent.name = spec
         return agent
     path = Path(spec)
-    if path.suffix == ".zip" and path.exists():
+    if path.suffix == ".zip":
+        if not path.is_file():
+            raise ValueError(f"no checkpoint at {spec!r}")
         return load_checkpoint(path)
-    raise ValueError(f"unknown agent {spec!r}: use one of {list(BOT_NAMES)} or a path to a .zip checkpoint")
+    raise ValueError(
+        f"unknown agent {spec!r}: use one of {', '.join(BOT_NAMES)} (with options as name:key=value,...) "
+        "or a path to a .zip checkpoint"
+    )
 
 
 def load_checkpoint(path: str | Path) -> Agent:

@@ -52,6 +52,13 @@ def mean_ci(x: Sequence[float] | np.ndarray, z: float = Z95) -> tuple[float, flo
     return m, m - half, m + half
 
 
+def _check_counts(deals: int, batch: int) -> None:
+    """``deals`` and ``batch`` must be positive (no deals: no means; a zero batch: no progress)."""
+    for name, value in (("deals", deals), ("batch", batch)):
+        if value < 1:
+            raise ValueError(f"{name} must be a positive integer, got {value}")
+
+
 def hand_outcome(score_a: np.ndarray, score_b: np.ndarray) -> np.ndarray:
     """1 where A scored more, 0.5 on a tie, 0 where B scored more."""
     return np.where(score_a > score_b, 1.0, np.where(score_a == score_b, 0.5, 0.0))
@@ -143,6 +150,7 @@ def play_pair(
     finished games; finished games are appended to ``records`` if given."""
     if rules.num_players != 2:
         raise ValueError("duplicate tournaments need two-player rules")
+    _check_counts(deals, batch)
     name_a, name_b = names or (a.name, b.name)
     started = time.perf_counter()
     diff = np.zeros(deals)
@@ -216,6 +224,7 @@ def round_robin(
     names = list(agents)
     if len(names) < 2:
         raise ValueError("a tournament needs at least two agents")
+    _check_counts(deals, batch)
     pairs_ab = list(itertools.combinations(names, 2)) if pairs is None else [tuple(p) for p in pairs]
     for a, b in pairs_ab:
         if a not in agents or b not in agents or a == b:

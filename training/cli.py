@@ -10,6 +10,8 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from kanaszta_env.cli import bounded_int, new_parser, non_negative_int, positive_int, run_cli
+
 from .config import add_arguments, parse_config
 
 
@@ -35,10 +37,18 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "--bots", default="random,greedy,heuristic", help="comma-separated bot names (default: %(default)s)"
     )
     ev.add_argument(
-        "--hands", type=int, default=2000, help="hands per pairing (duplicate: half as many deals)"
+        "--hands",
+        type=bounded_int(1, even=True),
+        default=2000,
+        help="hands per pairing, a positive even number: HANDS/2 duplicate deals, each played twice "
+        "with the seats swapped (default: %(default)s)",
     )
-    ev.add_argument("--seed", type=int, default=20_000_000, help="first deal (default: %(default)s)")
-    ev.add_argument("--batch", type=int, default=1000, help="deals played together (default: %(default)s)")
+    ev.add_argument(
+        "--seed", type=non_negative_int, default=20_000_000, help="first deal (default: %(default)s)"
+    )
+    ev.add_argument(
+        "--batch", type=positive_int, default=1000, help="deals played together (default: %(default)s)"
+    )
     ev.add_argument("--out", default=None, help="write PREFIX.json, PREFIX.csv and PREFIX.png (Elo plot)")
     ev.add_argument(
         "--stochastic", action="store_true", help="sample the agents' actions instead of the argmax"
@@ -49,9 +59,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run the ``train`` or ``eval`` command of parsed ``args``."""
     if args.command == "train":
+        config = parse_config(args)  # validated before the heavy imports and before anything is written
         from .train import summary, train
 
-        config = parse_config(args)
         print(summary(train(config)))
         return 0
     from .evaluate import run_eval
@@ -61,11 +71,13 @@ def run(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m training.cli {train,eval} …``."""
-    parser = argparse.ArgumentParser(prog="python -m training.cli")
-    sub = parser.add_subparsers(dest="command", required=True)
-    add_parser(sub)
-    args = parser.parse_args(argv)
-    return int(args.func(args) or 0)
+
+    def parser() -> argparse.ArgumentParser:
+        parser = new_parser("python -m training.cli")
+        add_parser(parser.add_subparsers(dest="command", required=True))
+        return parser
+
+    return run_cli(parser, argv, run)
 
 
 if __name__ == "__main__":

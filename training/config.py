@@ -22,6 +22,7 @@ from typing import Any
 import tomllib
 
 from kanaszta_env import Rules
+from kanaszta_env.cli import bounded_int, check_int, int_requirement
 
 
 @dataclass
@@ -136,13 +137,13 @@ class TrainConfig:
     eval_every: int = 500_000
     """learner decisions between evaluations against the bots (0: only at the end)"""
     eval_hands: int = 200
-    """hands per periodic evaluation and bot (duplicate deals: half as many deals, seats swapped)"""
+    """hands per periodic evaluation and bot, an even number (duplicate deals: half as many, seats swapped)"""
     eval_bots: str = "random,greedy"
     """bots of the periodic evaluations"""
     best_by: str = ""
     """bot of eval_bots whose periodic evaluations pick best.zip (top score difference; "" = the last bot)"""
     final_eval_hands: int = 2000
-    """hands per bot in the final report (0: skip the report)"""
+    """hands per bot in the final report, an even number (0: skip the report)"""
     final_eval_bots: str = "random,greedy,heuristic"
     """bots of the final report"""
     checkpoint_every: int = 500_000
@@ -165,13 +166,15 @@ class TrainConfig:
         return self.best_by or (bots[-1] if bots else "")
 
     def validate(self) -> TrainConfig:
-        """Raise ``ValueError`` on inconsistent values; returns ``self``."""
+        """Raise ``ValueError`` on inconsistent values, before anything is written; returns ``self``."""
         self.rules()
-        positive = ("total_timesteps", "num_envs", "opponent_slots", "n_steps", "batch_size", "n_epochs")
-        positive += ("warm_start_steps", "warm_start_rounds", "warm_start_epochs")
-        for name in positive:
-            if getattr(self, name) < 1:
-                raise ValueError(f"{name} must be positive, got {getattr(self, name)}")
+        self.eval_rules()
+        for name, (minimum, even) in INT_BOUNDS.items():
+            value = getattr(self, name)
+            if not check_int(value, minimum, even):
+                raise ValueError(f"{name} must be {int_requirement(minimum, even)}, got {value!r}")
+        if self.max_minutes < 0:
+            raise ValueError(f"max_minutes must be non-negative (0: no limit), got {self.max_minutes}")
         if self.opponent_slots > self.num_envs:
             raise ValueError(
                 f"opponent_slots ({self.opponent_slots}) cannot exceed num_envs ({self.num_envs})"
@@ -180,7 +183,9 @@ class TrainConfig:
             raise ValueError("latest_snapshot_prob must lie in [0, 1]")
         if not self.net_arch or any(int(n) < 1 for n in self.net_arch):
             raise ValueError(f"net_arch needs positive layer sizes, got {self.net_arch}")
-        parse_weights(self.opponents)
+        if self.resume and not Path(self.resume).is_file():
+            raise ValueError(f"resume: no checkpoint at {self.resume!r}")
+        self._check_opponents()
         if self.best_by and self.best_by not in bot_list(self.eval_bots):
             raise ValueError(f"best_by {self.best_by!r} is not one of the eval_bots {self.eval_bots!r}")
         from agents.registry import BOT_NAMES  # lazy: the bots are not needed to read a config
@@ -190,11 +195,72 @@ class TrainConfig:
             raise ValueError(
                 f"unknown warm-start teacher {self.warm_start!r}: choose one of {BOT_NAMES} or ''"
             )
+        if self.warm_start:
+            _check_bot("warm_start", self.warm_start, self.rules())
+        for name in ("eval_bots", "final_eval_bots"):
+            for spec in bot_list(getattr(self, name)):
+                _check_bot(name, spec, self.eval_rules())
         return self
+
+    def _check_opponents(self) -> None:
+        """The opponent pool: known bots or ``self``, and something to play before a first snapshot."""
+        from agents.registry import BOT_NAMES
+
+        weights = parse_weights(self.opponents)
+        unknown = [name for name in weights if name != "self" and name not in BOT_NAMES]
+        if unknown:
+            raise ValueError(
+                f"opponents: unknown opponent(s) {', '.join(map(repr, unknown))} in {self.opponents!r}: "
+                f"use name:weight pairs of the bots ({', '.join(BOT_NAMES)}) or self"
+            )
+        if {name for name, w in weights.items() if w > 0} == {"self"} and not self.resume:
+            raise ValueError(
+                "opponents: a pool of only 'self' needs a first opponent: add a bot (e.g. random:1)"
+            )
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-able values."""
         return dataclasses.asdict(self)
+
+
+#: integer fields with their least value and whether they must be even (duplicate evaluations
+#: play every deal twice); the flags check them at parse time, :meth:`TrainConfig.validate` again
+INT_BOUNDS: dict[str, tuple[int, bool]] = {
+    "seed": (0, False),
+    "total_timesteps": (1, False),
+    "torch_threads": (1, False),
+    "max_turns": (1, False),
+    "eval_max_turns": (1, False),
+    "num_envs": (1, False),
+    "opponent_slots": (1, False),
+    "snapshot_every": (0, False),
+    "max_snapshots": (1, False),
+    "warm_start_steps": (1, False),
+    "warm_start_rounds": (1, False),
+    "warm_start_epochs": (1, False),
+    "warm_start_threads": (1, False),
+    "n_steps": (1, False),
+    "batch_size": (1, False),
+    "n_epochs": (1, False),
+    "eval_every": (0, False),
+    "eval_hands": (1, True),
+    "final_eval_hands": (0, True),
+    "checkpoint_every": (0, False),
+    "eval_seed": (0, False),
+}
+
+
+def _check_bot(name: str, spec: str, rules: Rules) -> None:
+    """``spec`` (a field's bot) must build as a bot of :mod:`agents.registry`; else ``ValueError``."""
+    from agents.registry import BOT_NAMES, make_agent
+
+    clean = spec.strip().lower()
+    if clean.partition(":")[0] not in BOT_NAMES:
+        raise ValueError(f"{name}: unknown bot {spec!r}: choose one of {', '.join(BOT_NAMES)}")
+    try:
+        make_agent(clean, rules)
+    except ValueError as error:
+        raise ValueError(f"{name}: {error}") from None
 
 
 def bot_list(text: str) -> list[str]:
@@ -242,31 +308,40 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     for f in dataclasses.fields(TrainConfig):
         flag = "--" + f.name.replace("_", "-")
         default = f.default if f.default is not dataclasses.MISSING else f.default_factory()  # type: ignore[misc]
-        help_text = f"{docs.get(f.name, '')} (default: {default})"
+        help_text = f"{docs.get(f.name, '')} (default: {default})".replace("%", "%%")  # argparse formats help
         if isinstance(default, bool):
             parser.add_argument(
                 flag, dest=f.name, action=argparse.BooleanOptionalAction, default=None, help=help_text
             )
         elif isinstance(default, list):
             parser.add_argument(flag, dest=f.name, type=int, nargs="+", default=None, help=help_text)
+        elif f.name in INT_BOUNDS:
+            kind = bounded_int(*INT_BOUNDS[f.name])
+            parser.add_argument(flag, dest=f.name, type=kind, default=None, help=help_text)
         else:
             parser.add_argument(flag, dest=f.name, type=type(default), default=None, help=help_text)
 
 
 def load_toml(path: str | Path) -> dict[str, Any]:
-    """Field values of a TOML file; unknown keys raise ``ValueError``."""
+    """Field values of a TOML file; a malformed file, unknown keys or values of the wrong
+    type raise ``ValueError`` naming the file (and the key)."""
     with open(path, "rb") as handle:
-        doc = tomllib.load(handle)
+        try:
+            doc = tomllib.load(handle)
+        except tomllib.TOMLDecodeError as error:
+            raise ValueError(f"{path} is not valid TOML: {error}") from None
     values = doc.get("train", doc)
+    if not isinstance(values, dict):
+        raise ValueError(f"{path}: [train] must be a table of field = value lines")
     known = {f.name for f in dataclasses.fields(TrainConfig)}
     unknown = sorted(set(values) - known)
     if unknown:
         raise ValueError(f"{path}: unknown training option(s) {unknown}")
-    return dict(values)
+    return {name: _coerce(name, value, str(path)) for name, value in values.items()}
 
 
 def parse_config(args: argparse.Namespace | Sequence[str] | None = None) -> TrainConfig:
-    """Defaults, then the ``--config`` TOML file, then the flags given."""
+    """Defaults, then the ``--config`` TOML file, then the flags given; validated."""
     if args is None or not isinstance(args, argparse.Namespace):
         parser = argparse.ArgumentParser()
         add_arguments(parser)
@@ -278,16 +353,28 @@ def parse_config(args: argparse.Namespace | Sequence[str] | None = None) -> Trai
         given = getattr(args, f.name, None)
         if given is not None:
             values[f.name] = given
-    return TrainConfig(**{k: _coerce(k, v) for k, v in values.items()}).validate()
+    return TrainConfig(**values).validate()
 
 
-def _coerce(name: str, value: Any) -> Any:
-    """TOML ints where floats are expected become floats; lists of sizes become ints."""
+def _coerce(name: str, value: Any, source: str) -> Any:
+    """A TOML value checked against the field's type: ints where floats are expected become
+    floats; a value of the wrong type raises ``ValueError`` naming the key, the type and the value."""
     default = {f.name: f for f in dataclasses.fields(TrainConfig)}[name].default
-    if isinstance(default, float) and isinstance(value, int) and not isinstance(value, bool):
-        return float(value)
-    if name == "net_arch":
-        return [int(n) for n in value]
+    is_int = isinstance(value, int) and not isinstance(value, bool)
+    if isinstance(default, bool):
+        ok, expected = isinstance(value, bool), "true or false"
+    elif isinstance(default, int):
+        ok, expected = is_int, "an integer"
+    elif isinstance(default, float):
+        ok, expected = is_int or isinstance(value, float), "a number"
+        value = float(value) if ok else value
+    elif isinstance(default, str):
+        ok, expected = isinstance(value, str), "a string"
+    else:  # net_arch, the only list
+        ok = isinstance(value, list) and all(isinstance(n, int) and not isinstance(n, bool) for n in value)
+        expected = "a list of integers"
+    if not ok:
+        raise ValueError(f"{source}: {name} must be {expected}, got {value!r}")
     return value
 
 

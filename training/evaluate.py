@@ -19,14 +19,16 @@ import numpy as np
 from agents.base import Agent
 from agents.tournament import format_table, play_pair, round_robin, write_outputs
 from kanaszta_env import Rules
+from kanaszta_env.cli import UsageError
 
 from .config import bot_list
 from .opponents import make_bot
 
 
 def duplicate_match(a: Agent, b: Agent, rules: Rules, hands: int, seed: int, batch: int = 1000) -> dict:
-    """``a`` against ``b`` over ``hands`` hands (``hands // 2`` deals, each with seats swapped),
-    played by the tournament harness (:func:`agents.tournament.play_pair`).
+    """``a`` against ``b`` over ``hands`` hands (``hands // 2`` deals, each with seats swapped;
+    ``hands`` must be a positive even number), played by the tournament harness
+    (:func:`agents.tournament.play_pair`).
 
     Returns the mean hand-score difference of ``a`` with its 95 % interval (over
     deals), the win rate (draws count half, as in the harness) with its interval,
@@ -34,7 +36,9 @@ def duplicate_match(a: Agent, b: Agent, rules: Rules, hands: int, seed: int, bat
     """
     if rules.num_players != 2:
         raise ValueError("duplicate matches are head-to-head: use 2-player rules")
-    result = play_pair(rules, a, b, max(1, hands // 2), seed=seed, batch=batch)
+    if hands < 2 or hands % 2:
+        raise ValueError(f"hands must be a positive even number (two per duplicate deal), got {hands}")
+    result = play_pair(rules, a, b, hands // 2, seed=seed, batch=batch)
     summary = result.summary()
     diffs = result.score_a - result.score_b  # (deals, 2) per hand
     return {
@@ -137,13 +141,24 @@ def run_eval(args: argparse.Namespace) -> int:
     from .policy import load_policy
 
     rules = Rules()
+    bots = bot_list(args.bots)
+    names = [*args.checkpoints, *bots]
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    if repeated:
+        raise UsageError(f"each checkpoint and bot may appear once; repeated: {', '.join(repeated)}")
+    if len(names) < 2:
+        raise UsageError("a tournament needs at least two agents: give more checkpoints or --bots")
+    # the cheap checks first: bad bot names and missing files fail before any checkpoint is loaded
+    players: dict[str, Agent] = {name: make_bot(name, rules, seed=args.seed) for name in bots}
+    missing = [path for path in args.checkpoints if not Path(path).is_file()]
+    if missing:
+        raise UsageError(f"no checkpoint at {', '.join(missing)}")
     agents: dict[str, Agent] = {}
     for path in args.checkpoints:
         agent = load_policy(path, deterministic=not args.stochastic)
         agents[agent.name] = agent
-    for name in bot_list(args.bots):
-        agents[name] = make_bot(name, rules, seed=args.seed)
-    deals = max(1, args.hands // 2)
+    agents.update(players)
+    deals = args.hands // 2
     # one batch per pairing: a batch steps until its longest hand ends, so bigger is faster
     result = round_robin(
         rules, agents, deals=deals, seed=args.seed, batch=min(deals, args.batch), progress=True

@@ -266,9 +266,6 @@ def _load_previous(config: TrainConfig, pool: OpponentPool) -> list[dict]:
 def train(config: TrainConfig) -> TrainResult:
     """Train as ``config`` says; write checkpoints, logs, report and curve to ``config.run_dir``."""
     config.validate()
-    run_dir = Path(config.run_dir)
-    run_dir.mkdir(parents=True, exist_ok=True)
-    save_config(config, run_dir / "config.json")
     torch.set_num_threads(max(1, config.torch_threads))
     set_random_seed(config.seed)
     started = time.time()
@@ -283,6 +280,9 @@ def train(config: TrainConfig) -> TrainResult:
     history = _load_previous(config, pool)
     if "self" in pool.weights and not pool.snapshots and len(pool.weights) == 1:
         raise ValueError("a pool of only 'self' needs a first opponent: add a bot (e.g. random:1)")
+    run_dir = Path(config.run_dir)  # written only now that the config and the resumed run are checked
+    run_dir.mkdir(parents=True, exist_ok=True)
+    save_config(config, run_dir / "config.json")
     env, base = build_env(config, pool)
     tb_dir = str(run_dir / "tb") if config.tensorboard else None
     model = build_model(config, env, tb_dir)
