@@ -22,7 +22,7 @@ import numpy as np
 from numba import njit
 
 from kanaszta_env.cards import DECK_SIZE, IS_RED_THREE, NUM_TYPES
-from kanaszta_env.core.rng import below, next_u64
+from kanaszta_env.engine.compiled import below, next_u64
 
 from .plan import NAT_TYPE
 from .view import (

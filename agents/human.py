@@ -27,10 +27,18 @@ from kanaszta_env import GameBatch, Rules
 from kanaszta_env import position as positions
 from kanaszta_env.actions import ACTION_NAMES, action_from_name
 from kanaszta_env.cards import GROUP_NAMES, GROUP_SLOTS, NUM_GROUPS, SLOT_TYPE, TYPE_NAMES, counts_to_cards
-from kanaszta_env.core.melds import CANASTA_BASE, CANASTA_NAMES, canasta_kind, group_card_value
-from kanaszta_env.core.score import HAND_PENALTY
-from kanaszta_env.core.state import FREE_NAMES, PHASE_NAMES, PHASE_OVER, PICKUP_PILE
 from kanaszta_env.encoding import encode
+from kanaszta_env.engine.compiled import (
+    CANASTA_BASE,
+    CANASTA_NAMES,
+    FREE_NAMES,
+    HAND_PENALTY,
+    PHASE_NAMES,
+    PHASE_OVER,
+    PICKUP_PILE,
+    canasta_kind,
+    group_card_value,
+)
 
 from .base import Agent
 from .heuristic import HeuristicBot

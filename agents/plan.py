@@ -24,8 +24,8 @@ from kanaszta_env import actions as A
 from kanaszta_env.cards import GROUP_CARD_VALUE, HEART_ACE, JOKER, NATURAL_RANKS, NUM_TYPES, WILD_GROUP
 
 # R10.2 group legality: the rules core's one implementation
-from kanaszta_env.core.melds import max_wilds
-from kanaszta_env.core.melds import natural_group_legal as _legal
+from kanaszta_env.engine.compiled import max_wilds
+from kanaszta_env.engine.compiled import natural_group_legal as _legal
 
 NG = 11  # natural groups
 G = 12

@@ -39,12 +39,15 @@ from numba import njit
 from kanaszta_env import Rules
 from kanaszta_env import actions as A
 from kanaszta_env.cards import NUM_TYPES
-from kanaszta_env.core.borrow import borrow
-from kanaszta_env.core.game import apply_action
-from kanaszta_env.core.legal import legal_row
-from kanaszta_env.core.melds import group_card_value
-from kanaszta_env.core.score import HAND_PENALTY, hand_base
-from kanaszta_env.core.state import new_state
+from kanaszta_env.engine.compiled import (
+    HAND_PENALTY,
+    apply_action,
+    borrow,
+    group_card_value,
+    hand_base,
+    legal_row,
+    new_state,
+)
 
 from .common import PHASE_DISCARD, PHASE_DRAW, PHASE_MELD, PHASE_OVER, CompiledBot
 from .determinise import determinise

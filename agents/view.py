@@ -28,9 +28,8 @@ from kanaszta_env.cards import (
     TYPE_GROUP,
     WILD_TYPES,
 )
-from kanaszta_env.core.legal import opening_minimum
-from kanaszta_env.core.melds import opening_value
 from kanaszta_env.encoding import piece_offsets
+from kanaszta_env.engine.compiled import opening_minimum, opening_value
 from kanaszta_env.rules import (
     CFG_EPISODE_GAME,
     CFG_HEART_ACES,
@@ -316,7 +315,8 @@ def fill_view(s, cfg, b: int, p: int, v: View) -> None:
     if s.lifted[b] >= 0:
         v.unknown[s.lifted[b]] -= 1
     info[I_TOP] = s.pile[b, n - 1] if n > 0 else -1
-    info[I_TOP_OWNER] = (s.pile_owner[b, n - 1] - p + P) % P if n > 0 else -1
+    owner = s.pile_owner[b, n - 1] if n > 0 else -1
+    info[I_TOP_OWNER] = (owner - p + P) % P if owner >= 0 else -1
     info[I_PILE_N] = n
     info[I_FRESH] = 1 if (s.pile_fresh[b] == 1 and n > 0) else 0
     if n > 0:

@@ -39,6 +39,8 @@ from .core.state import FREE_NAMES, PHASE_NAMES, State
 from .rules import Rules
 
 __all__ = [
+    "HAND_SIZE_SCALE",
+    "TWINS_SCALE",
     "Piece",
     "encode",
     "observation_bounds",
@@ -95,7 +97,11 @@ def observation_spec(rules: Rules | None = None) -> tuple[Piece, ...]:
         # pile and stock
         Piece("pile", (T,), f"discard pile content by card type, {_BY_COPIES}"),
         Piece("pile_top", (T,), "one-hot type of the discard pile's top card (zeros if the pile is empty)"),
-        Piece("pile_top_owner", (P,), "one-hot seat, relative to the observer, that discarded the top card"),
+        Piece(
+            "pile_top_owner",
+            (P,),
+            "one-hot seat, relative to the observer, that discarded the top card (zeros if unknown)",
+        ),
         Piece(
             "pile_state",
             (4,),

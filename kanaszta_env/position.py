@@ -477,6 +477,12 @@ def _check_phase(c: dict) -> None:
     if c["top_fresh"] and not c["discard"]:
         raise ValueError("top_fresh needs a non-empty discard pile")
     if phase != "over":
+        if not c["stock"] and c["discard"]:
+            raise ValueError(
+                f"the stock is empty but the discard pile holds {len(c['discard'])} cards: the moment the "
+                "stock runs out the pile becomes the new stock (R5.4), so no position between two actions "
+                "has an empty stock beside a discard pile"
+            )
         if c["end_reason"] != "none" or c["out_player"] is not None:
             raise ValueError(f"end_reason/out_player describe a finished hand, but the phase is {phase!r}")
         if c["to_move"] != (c["starter"] + c["turn"]) % n:

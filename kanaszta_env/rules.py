@@ -68,12 +68,17 @@ class Rules:
     _config: np.ndarray = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
-        if self.variant not in PRESETS:
+        if not isinstance(self.variant, str) or self.variant not in PRESETS:
             raise ValueError(f"unknown variant {self.variant!r}: choose one of {sorted(PRESETS)}")
-        if type(self.num_players) is not int or not 2 <= self.num_players <= 4:
+        for name in ("num_players", "opening_minimum", "target_score", "max_turns", "max_hands"):
+            object.__setattr__(self, name, _integer(getattr(self, name), name))
+        if not 2 <= self.num_players <= 4:
             raise ValueError(f"num_players must be 2, 3 or 4, got {self.num_players!r}")
         if self.opening_minimum not in OPENING_MINIMA:
             raise ValueError(f"opening_minimum must be one of {OPENING_MINIMA}, got {self.opening_minimum!r}")
+        if not isinstance(self.random_starter, (bool, np.bool_)):
+            raise ValueError(f"random_starter must be True or False, got {self.random_starter!r}")
+        object.__setattr__(self, "random_starter", bool(self.random_starter))
         schedule = self.opening_schedule
         if schedule == "classic":
             schedule = CLASSIC_SCHEDULE
@@ -82,7 +87,7 @@ class Rules:
             object.__setattr__(self, "opening_schedule", _check_schedule(schedule))
         for name in ("target_score", "max_turns", "max_hands"):
             value = getattr(self, name)
-            if type(value) is not int or value < 1:
+            if value < 1:
                 raise ValueError(f"{name} must be a positive integer, got {value!r}")
         if self.episode not in EPISODES:
             raise ValueError(f"episode must be one of {EPISODES}, got {self.episode!r}")
@@ -134,6 +139,14 @@ def resolve_rules(rules: Rules | None, rule_kwargs: dict[str, Any]) -> Rules:
     if rule_kwargs:
         raise ValueError("pass either a Rules object or rule keyword arguments, not both")
     return rules
+
+
+def _integer(value: object, name: str) -> int:
+    """``value`` as a Python int: ints and numpy integers are accepted, booleans,
+    floats and strings are not (``75.0`` is refused rather than stored as a float)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise ValueError(f"{name} must be an integer, got {value!r}")
+    return int(value)
 
 
 def _check_schedule(schedule: object) -> tuple[tuple[int, int], ...]:

@@ -234,6 +234,7 @@ def check_games(
                 if doc is not None:
                     for dst, src in zip(games.state, position.load(doc).state, strict=True):
                         dst[b] = src[0]
+                    games.adopt()  # the engine takes the edited state as it stands
                     seeded[b] = True
         mask = games.legal_mask().copy()
         actions = np.zeros(batch_size, dtype=np.int64)

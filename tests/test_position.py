@@ -538,3 +538,21 @@ def test_every_key_of_the_format_is_documented() -> None:
     )
     missing = [k for k in keys if f"`{k}`" not in text]
     assert missing == []
+
+
+def test_r5_4_an_empty_stock_beside_a_discard_pile_is_rejected() -> None:
+    """R5.4: the pile becomes the new stock the moment the stock runs out, so a
+    position between actions never has an empty stock and a non-empty pile (it
+    used to load, a `draw` then ended the hand as exhausted, and its dump no
+    longer loaded)."""
+    doc = example_doc()
+    red = [c for c in doc["stock"] if c in ("3H", "3D")]  # red threes never lie in the pile (R4.4)
+    doc["discard"] = [c for c in doc["stock"] if c not in red] + doc["discard"]
+    doc["stock"] = []
+    doc["players"][0]["red_threes"] += len(red)
+    doc["players"][0]["red_three_hearts"] = 1 + red.count("3H")
+    with pytest.raises(ValueError, match=r"stock is empty but the discard pile holds \d+ cards.*R5\.4"):
+        load(doc)
+    doc["phase"] = "meld"
+    with pytest.raises(ValueError, match=r"R5\.4"):
+        load(doc)

@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kanaszta_env import NUM_ACTIONS, GameBatch, IllegalActionError, Rules, action_from_name
-from kanaszta_env.engine.compiled import sample_uniform
 from kanaszta_env.core.state import PHASE_OVER, State
+from kanaszta_env.engine.compiled import sample_uniform
 from kanaszta_env.invariants import conservation_errors
 
 rules_strategy = st.builds(

@@ -27,8 +27,7 @@ import torch
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 
 from kanaszta_env import Rules
-from kanaszta_env.core.observe import HAND_SIZE_SCALE
-from kanaszta_env.encoding import observation_size, piece_offsets
+from kanaszta_env.encoding import HAND_SIZE_SCALE, observation_size, piece_offsets
 
 HAND_BUCKETS = 17  # hand sizes 0..15, then 16 or more
 CANASTA_BUCKETS = 4  # canastas 0, 1, 2, then 3 or more

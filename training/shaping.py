@@ -61,9 +61,8 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnvStepReturn
 
 from kanaszta_env import Rules
 from kanaszta_env.cards import CARD_VALUE, SLOT_TYPE, TYPE_COPIES
-from kanaszta_env.core.observe import HAND_SIZE_SCALE, TWINS_SCALE
-from kanaszta_env.core.score import HAND_PENALTY
-from kanaszta_env.encoding import piece_offsets
+from kanaszta_env.encoding import HAND_SIZE_SCALE, TWINS_SCALE, piece_offsets
+from kanaszta_env.engine.compiled import HAND_PENALTY
 
 CANASTA_BASE = np.array([200.0, 300.0, 400.0, 500.0, 600.0])  # R11, in the order of the observation
 _COPIES = TYPE_COPIES.astype(np.float64)

@@ -139,7 +139,9 @@ def encode_games(s, cfg, games: np.ndarray, seats: np.ndarray, out: np.ndarray) 
         if n > 0:
             top = s.pile[b, n - 1]
             o[c + top] = 1.0
-            o[c + NUM_TYPES + (s.pile_owner[b, n - 1] - p + players) % players] = 1.0
+            owner = s.pile_owner[b, n - 1]
+            if owner >= 0:  # a position document may leave the owner unknown (-1): all zeros then
+                o[c + NUM_TYPES + (owner - p + players) % players] = 1.0
         c += NUM_TYPES + players
         o[c] = n / DECK
         o[c + 1] = 1.0 if n >= 10 else 0.0

@@ -11,8 +11,9 @@ Nothing above this package imports :mod:`kanaszta_env.core` directly.
 
 from __future__ import annotations
 
-from .batch import Controller, GameBatch, IllegalActionError, Policy, StepResult, game_seeds
+from .batch import GameBatch, IllegalActionError, StepResult
 from .driver import ENDED_ILLEGAL, ENDED_TERMINATED, ENDED_TRUNCATED, MAX_RESETS_PER_STEP, REWARD_MODES
+from .options import Controller, Policy, game_seeds, seat_option
 from .random_policy import RandomPolicy
 
 __all__ = [
@@ -28,4 +29,5 @@ __all__ = [
     "RandomPolicy",
     "StepResult",
     "game_seeds",
+    "seat_option",
 ]

@@ -24,7 +24,7 @@ last observation of a finished episode is kept.
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -36,12 +36,11 @@ from ..core.state import END_NAMES, PHASE_NAMES, PHASE_OVER, State, copy_state, 
 from ..encoding import observation_size
 from ..rules import Rules, resolve_rules
 from . import driver as D
+from .options import BatchOptions, Controller, game_seeds
 
-Policy = Callable[[np.ndarray, np.ndarray], np.ndarray]
-#: what may sit in a seat: "external", "random" or a batched policy
-Controller = str | Policy
-
-_MAX_SEED = 2**64
+_OPTION_NAMES = (
+    "seats", "first_seat", "auto_reset", "observe", "reward", "reward_scale", "illegal", "illegal_reward",
+)  # fmt: skip
 
 
 class IllegalActionError(ValueError):
@@ -54,44 +53,6 @@ class StepResult(NamedTuple):
     rewards: np.ndarray  # (B, P) float64 rewards credited to each seat by this step
     terminated: np.ndarray  # (B,) bool: the episode ended by the rules
     truncated: np.ndarray  # (B,) bool: the episode was cut short (R19.2)
-
-
-def game_seeds(seed: int | Sequence[int] | np.ndarray | None, batch_size: int) -> np.ndarray:
-    """Per-game seeds: an int ``s`` gives games ``s, s+1, …`` (modulo 2**64); a
-    sequence is used as is. Seeds are integers in ``0 .. 2**64 - 1``."""
-    if seed is None:
-        seed = int(np.random.SeedSequence().generate_state(1, np.uint64)[0] >> np.uint64(1))
-    if isinstance(seed, (bool, np.bool_)):
-        raise ValueError(f"seed must be an integer, got {seed!r}")
-    if isinstance(seed, (int, np.integer)):
-        seed = int(seed)
-        if not 0 <= seed < _MAX_SEED:
-            raise ValueError(f"seed must be an integer in 0..2**64-1, got {seed}")
-        return ((seed + np.arange(batch_size, dtype=object)) % _MAX_SEED).astype(np.uint64)
-    seeds = np.asarray(seed)
-    if (
-        seeds.shape != (batch_size,)
-        or not np.issubdtype(seeds.dtype, np.integer)
-        or (seeds.dtype.kind == "i" and (seeds < 0).any())
-    ):
-        raise ValueError(f"seeds must be {batch_size} non-negative integers, got {seed!r}")
-    return seeds.astype(np.uint64)
-
-
-def _lineup_code(controller: object, policies: list[Policy]) -> int:
-    if isinstance(controller, str):
-        if controller == "external":
-            return D.EXTERNAL
-        if controller == "random":
-            return D.RANDOM
-        raise ValueError(f"unknown controller {controller!r}: use 'external', 'random' or a policy")
-    if not callable(controller):
-        raise ValueError(f"a seat's controller must be 'external', 'random' or callable, got {controller!r}")
-    for k, known in enumerate(policies):
-        if known is controller:
-            return k
-    policies.append(controller)
-    return len(policies) - 1
 
 
 class GameBatch:
@@ -144,41 +105,20 @@ class GameBatch:
             raise ValueError(f"batch_size must be a positive integer, got {batch_size!r}")
         batch_size = int(batch_size)
         players = rules.num_players
-        if reward not in D.REWARD_MODES:
-            raise ValueError(f"reward must be one of {sorted(D.REWARD_MODES)}, got {reward!r}")
-        if illegal not in ("raise", "penalty"):
-            raise ValueError(f"illegal must be 'raise' or 'penalty', got {illegal!r}")
-        if first_seat == "random":
-            anchor = D.ANCHOR_RANDOM
-        elif (
-            isinstance(first_seat, (int, np.integer))
-            and not isinstance(first_seat, bool)
-            and (0 <= first_seat < players)
-        ):
-            anchor = int(first_seat)
-        else:
-            raise ValueError(f"first_seat must be 'random' or a seat 0..{players - 1}, got {first_seat!r}")
-        seats = ["external"] * players if seats is None else list(seats)
-        if len(seats) != players:
-            raise ValueError(f"{players} players need {players} seat controllers, got {len(seats)}")
-        self.policies: list[Policy] = []
-        lineup = np.array([_lineup_code(c, self.policies) for c in seats], dtype=np.int64)
+        self.options = BatchOptions(
+            None if seats is None else tuple(seats), first_seat, auto_reset, observe, reward, reward_scale,
+            illegal, illegal_reward,
+        )  # fmt: skip
+        lineup = self.options.lineup(players)
+        self.policies = self.options.policies
+        prm = self.options.params(players)
         self.rules = rules
         self.batch_size = batch_size
-        self.seat_controllers = tuple(seats)
         self.obs_size = observation_size(rules)
         self._cfg = rules.to_config()
         self._state = new_state(batch_size, players)
         self._state.phase[:] = PHASE_OVER
         self._seats = D.new_seats(batch_size, players, self.obs_size, lineup)
-        prm = np.zeros(D.PRM_SIZE, dtype=np.float64)
-        prm[D.PRM_REWARD_MODE] = D.REWARD_MODES[reward]
-        prm[D.PRM_REWARD_SCALE] = float(reward_scale)
-        prm[D.PRM_ANCHOR] = anchor
-        prm[D.PRM_AUTO_RESET] = float(bool(auto_reset))
-        prm[D.PRM_PENALTY] = float(illegal == "penalty")
-        prm[D.PRM_ILLEGAL_REWARD] = float(illegal_reward)
-        prm[D.PRM_OBSERVE] = float(bool(observe))
         self._params = prm
         self._random_only = not self.policies
         self._has_reset = False
@@ -493,19 +433,7 @@ class GameBatch:
         return one
 
     def _like(self, batch_size: int) -> GameBatch:
-        prm = self._params
-        return GameBatch(
-            self.rules,
-            batch_size,
-            seats=self.seat_controllers,
-            first_seat="random" if prm[D.PRM_ANCHOR] == D.ANCHOR_RANDOM else int(prm[D.PRM_ANCHOR]),
-            auto_reset=bool(prm[D.PRM_AUTO_RESET]),
-            observe=bool(prm[D.PRM_OBSERVE]),
-            reward=[k for k, v in D.REWARD_MODES.items() if v == prm[D.PRM_REWARD_MODE]][0],
-            reward_scale=float(prm[D.PRM_REWARD_SCALE]),
-            illegal="penalty" if prm[D.PRM_PENALTY] else "raise",
-            illegal_reward=float(prm[D.PRM_ILLEGAL_REWARD]),
-        )
+        return GameBatch(self.rules, batch_size, **{k: getattr(self.options, k) for k in _OPTION_NAMES})
 
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()

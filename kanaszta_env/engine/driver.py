@@ -276,12 +276,11 @@ def _play(
                 legal[b] = False
             else:
                 legal_row(s, cfg, b, legal[b])
-    if observe:
-        if prm[PRM_OBSERVE] == 1.0:
-            encode_games(s, cfg, np.arange(n), to_move.astype(np.int64), obs)  # one call for all rows
-            for b in range(n):
-                if over[b]:
-                    obs[b] = S.terminal_obs[b]
+    if observe and prm[PRM_OBSERVE] == 1.0:
+        encode_games(s, cfg, np.arange(n), to_move.astype(np.int64), obs)  # one call for all rows
+        for b in range(n):
+            if over[b]:
+                obs[b] = S.terminal_obs[b]
     if settle:
         for b in range(n):
             if S.ended[b] == 0:
@@ -386,10 +385,10 @@ def drive(s, cfg, S, prm, op: int, actions, obs, idx, masks, arg: int, seeds, wh
     if op == OP_POLICY:
         return _apply_policy(s, cfg, S, prm, idx, arg, actions, masks)
     # the other operations are parts of one step (a single inlined copy of its loop)
-    external = op == OP_STEP or op == OP_EXTERNAL
-    advance = op == OP_STEP or op == OP_ADVANCE
-    observe = op == OP_STEP or op == OP_OBSERVE or op == OP_FINISH
-    settle = op == OP_STEP or op == OP_FINISH
+    external = op in (OP_STEP, OP_EXTERNAL)
+    advance = op in (OP_STEP, OP_ADVANCE)
+    observe = op in (OP_STEP, OP_OBSERVE, OP_FINISH)
+    settle = op in (OP_STEP, OP_FINISH)
     code = _play(s, cfg, S, prm, actions, obs, external, advance, observe, settle)
     if op == OP_ADVANCE and code < -1:
         return -2 - code  # this operation returns the stuck game itself

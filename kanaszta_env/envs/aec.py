@@ -33,11 +33,11 @@ from gymnasium import spaces
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 
-from ..actions import NUM_ACTIONS, action_name
+from ..actions import NUM_ACTIONS
 from ..encoding import observation_bounds, observation_size
 from ..engine import ENDED_ILLEGAL, ENDED_TERMINATED, GameBatch, IllegalActionError, game_seeds
 from ..rules import Rules, resolve_rules
-from .options import RENDER_MODES, check_render_mode
+from .options import RENDER_MODES, check_render_mode, load_position
 from .render import render_table, show
 
 __all__ = ["env", "raw_env"]
@@ -163,13 +163,7 @@ class raw_env(AECEnv, EzPickle):
             self._next_seed = (game_seed + 1) % 2**64
             self._games.reset(seed=game_seed)
         else:
-            from .. import position  # positions are an optional entry point
-
-            loaded = position.load(doc)
-            if loaded.rules != self.rules:
-                raise ValueError(f"the position's rules {loaded.rules} differ from the env's {self.rules}")
-            if loaded.done[0]:
-                raise ValueError("the position is over: there is nothing to play")
+            loaded = load_position(doc, self.rules)
             self._games.state = loaded.state
             self._legal = self._games.legal_mask()[0]
         self._obs = self._games.observe()[0]
@@ -297,7 +291,8 @@ def _progress(e: raw_env) -> dict:
     return {name: copy.deepcopy(e.__dict__[name]) for name in _PROGRESS if name in e.__dict__}
 
 
-def env(**kwargs: Any) -> raw_env:
+def env(rules: Rules | None = None, **kwargs: Any) -> raw_env:
     """The environment users get: :class:`raw_env`, with the order, bounds and
-    illegal-move checks built in (no extra wrapper layers)."""
-    return raw_env(**kwargs)
+    illegal-move checks built in (no extra wrapper layers). Takes a
+    :class:`~kanaszta_env.rules.Rules` or its fields as keyword arguments."""
+    return raw_env(rules, **kwargs)

@@ -33,21 +33,12 @@ from gymnasium.utils import EzPickle
 
 from ..actions import NUM_ACTIONS
 from ..encoding import observation_bounds
-from ..engine import ENDED_ILLEGAL, GameBatch, IllegalActionError, RandomPolicy
+from ..engine import ENDED_ILLEGAL, GameBatch, IllegalActionError, RandomPolicy, seat_option
 from ..rules import Rules, resolve_rules
-from .options import RENDER_MODES, check_render_mode, opponent_controllers
+from .options import RENDER_MODES, check_render_mode, load_position, opponent_controllers
 from .render import render_table, show
 
 __all__ = ["KanasztaGymEnv", "RandomPolicy"]
-
-
-def _seat_option(learner_seat: object, players: int) -> int | str:
-    if learner_seat == "random":
-        return "random"
-    if isinstance(learner_seat, (int, np.integer)) and not isinstance(learner_seat, bool):
-        if 0 <= learner_seat < players:
-            return int(learner_seat)
-    raise ValueError(f"learner_seat must be 'random' or a seat 0..{players - 1}, got {learner_seat!r}")
 
 
 class KanasztaGymEnv(gym.Env, EzPickle):
@@ -103,7 +94,7 @@ class KanasztaGymEnv(gym.Env, EzPickle):
             "illegal": illegal,
             "illegal_reward": illegal_reward,
         }
-        self._first_seat = _seat_option(learner_seat, rules.num_players)
+        self._first_seat = seat_option(learner_seat, rules.num_players, "learner_seat")
         self._games = GameBatch(rules, 1, first_seat=self._first_seat, **self._game_kwargs)
         low, high = observation_bounds(rules)
         self.observation_space = spaces.Box(low, high, dtype=np.float32)
@@ -125,14 +116,12 @@ class KanasztaGymEnv(gym.Env, EzPickle):
         return self._games.observe()[0].copy(), self._info()
 
     def _start_from(self, doc: object, seat: object) -> None:
-        from .. import position  # positions are an optional entry point
-
-        loaded = position.load(doc)
-        if loaded.rules != self.rules:
-            raise ValueError(f"the position's rules {loaded.rules} differ from the env's {self.rules}")
-        if loaded.done[0]:
-            raise ValueError("the position is over: there is nothing to play")
-        anchor = int(loaded.to_move[0]) if seat is None else _seat_option(seat, self.rules.num_players)
+        loaded = load_position(doc, self.rules)
+        anchor = (
+            int(loaded.to_move[0])
+            if seat is None
+            else seat_option(seat, self.rules.num_players, "learner_seat")
+        )
         if anchor == "random":
             anchor = int(self.np_random.integers(self.rules.num_players))
         self._games = GameBatch(self.rules, 1, first_seat=anchor, **self._game_kwargs)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Sequence
 
-from ..engine import RandomPolicy
+from ..engine import GameBatch, RandomPolicy
 from ..rules import Rules
 
 #: render modes of every wrapper: a printed table, the table as a string, an RGB image of it
@@ -68,3 +68,16 @@ def _bot(spec: str, rules: Rules) -> object:
     bot = registry.make_agent(spec, rules)
     bot.setup(rules)
     return bot
+
+
+def load_position(doc: object, rules: Rules) -> GameBatch:
+    """The game of a position document (``reset(options={"position": doc})``),
+    which must be of the env's rules and not over."""
+    from .. import position  # positions are an optional entry point
+
+    loaded = position.load(doc)  # type: ignore[arg-type]
+    if loaded.rules != rules:
+        raise ValueError(f"the position's rules {loaded.rules} differ from the env's {rules}")
+    if loaded.done[0]:
+        raise ValueError("the position is over: there is nothing to play")
+    return loaded

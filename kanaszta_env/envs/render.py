@@ -9,8 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..cards import GROUP_NAMES, GROUP_SLOTS, NUM_GROUPS, SLOT_TYPE, TYPE_NAMES, counts_to_cards
-from ..core.melds import CANASTA_NAMES, canasta_kind
-from ..core.state import FREE_NAMES, PHASE_NAMES, PHASE_OVER, State
+from ..engine.compiled import CANASTA_NAMES, FREE_NAMES, PHASE_NAMES, PHASE_OVER, State, canasta_kind
 from ..rules import Rules
 
 _END_NAMES = ("", "went out", "stock exhausted", "turn limit")

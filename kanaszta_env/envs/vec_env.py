@@ -32,7 +32,7 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvS
 
 from ..actions import NUM_ACTIONS
 from ..encoding import observation_bounds
-from ..engine import ENDED_ILLEGAL, ENDED_TERMINATED, ENDED_TRUNCATED, GameBatch
+from ..engine import ENDED_ILLEGAL, ENDED_TERMINATED, ENDED_TRUNCATED, GameBatch, seat_option
 from ..rules import Rules, resolve_rules
 from .options import check_render_mode, opponent_controllers
 from .render import render_table, show
@@ -73,17 +73,11 @@ class KanasztaVecEnv(VecEnv):
         check_render_mode(render_mode)
         self.rules = rules
         self.render_mode = render_mode  # read by VecEnv.__init__ through get_attr
-        if learner_seat != "random" and not (
-            isinstance(learner_seat, (int, np.integer)) and 0 <= learner_seat < rules.num_players
-        ):
-            raise ValueError(
-                f"learner_seat must be 'random' or a seat 0..{rules.num_players - 1}, got {learner_seat!r}"
-            )
         self._games = GameBatch(
             rules,
             num_envs,
             seats=["external", *opponent_controllers(opponents, rules)],
-            first_seat=learner_seat if learner_seat == "random" else int(learner_seat),
+            first_seat=seat_option(learner_seat, rules.num_players, "learner_seat"),
             auto_reset=True,
             observe=True,
             reward=reward,

@@ -1,0 +1,113 @@
+"""How a :class:`~kanaszta_env.engine.GameBatch` is set up: seeds, the seats'
+controllers, the anchor seat and the reward and illegal-action policies,
+validated once and turned into the driver's arrays."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import driver as D
+
+Policy = Callable[[np.ndarray, np.ndarray], np.ndarray]
+#: what may sit in a seat: "external", "random" or a batched policy
+Controller = str | Policy
+
+_MAX_SEED = 2**64
+
+
+def game_seeds(seed: int | Sequence[int] | np.ndarray | None, batch_size: int) -> np.ndarray:
+    """Per-game seeds: an int ``s`` gives games ``s, s+1, …`` (modulo 2**64); a
+    sequence is used as is. Seeds are integers in ``0 .. 2**64 - 1``."""
+    if seed is None:
+        seed = int(np.random.SeedSequence().generate_state(1, np.uint64)[0] >> np.uint64(1))
+    if isinstance(seed, (bool, np.bool_)):
+        raise ValueError(f"seed must be an integer, got {seed!r}")
+    if isinstance(seed, (int, np.integer)):
+        seed = int(seed)
+        if not 0 <= seed < _MAX_SEED:
+            raise ValueError(f"seed must be an integer in 0..2**64-1, got {seed}")
+        return ((seed + np.arange(batch_size, dtype=object)) % _MAX_SEED).astype(np.uint64)
+    seeds = np.asarray(seed)
+    if (
+        seeds.shape != (batch_size,)
+        or not np.issubdtype(seeds.dtype, np.integer)
+        or (seeds.dtype.kind == "i" and (seeds < 0).any())
+    ):
+        raise ValueError(f"seeds must be {batch_size} non-negative integers, got {seed!r}")
+    return seeds.astype(np.uint64)
+
+
+def seat_option(value: object, players: int, name: str) -> int | str:
+    """``value`` as a seat option: ``"random"`` or a seat ``0 .. players - 1``
+    (numpy integers accepted, booleans not); else ``ValueError`` naming ``name``."""
+    if value == "random":
+        return "random"
+    if (
+        isinstance(value, (int, np.integer))
+        and not isinstance(value, (bool, np.bool_))
+        and 0 <= value < players
+    ):
+        return int(value)
+    raise ValueError(f"{name} must be 'random' or a seat 0..{players - 1}, got {value!r}")
+
+
+@dataclass(frozen=True)
+class BatchOptions:
+    """The options of a :class:`~kanaszta_env.engine.GameBatch` besides its rules
+    and size (see its docstring)."""
+
+    seats: tuple[Controller, ...] | None = None
+    first_seat: int | str = 0
+    auto_reset: bool = False
+    observe: bool = False
+    reward: str = "score"
+    reward_scale: float = 1.0
+    illegal: str = "raise"
+    illegal_reward: float = -1.0
+    policies: list[Policy] = field(default_factory=list, init=False, compare=False, repr=False)
+
+    def lineup(self, players: int) -> np.ndarray:
+        """The controller codes in turn order from the anchor (``driver.EXTERNAL``,
+        ``driver.RANDOM`` or the index of a policy in :attr:`policies`)."""
+        seats = ["external"] * players if self.seats is None else list(self.seats)
+        if len(seats) != players:
+            raise ValueError(f"{players} players need {players} seat controllers, got {len(seats)}")
+        self.policies.clear()
+        return np.array([self._code(c) for c in seats], dtype=np.int64)
+
+    def _code(self, controller: object) -> int:
+        if isinstance(controller, str):
+            if controller == "external":
+                return D.EXTERNAL
+            if controller == "random":
+                return D.RANDOM
+            raise ValueError(f"unknown controller {controller!r}: use 'external', 'random' or a policy")
+        if not callable(controller):
+            raise ValueError(
+                f"a seat's controller must be 'external', 'random' or callable, got {controller!r}"
+            )
+        for k, known in enumerate(self.policies):
+            if known is controller:
+                return k
+        self.policies.append(controller)
+        return len(self.policies) - 1
+
+    def params(self, players: int) -> np.ndarray:
+        """The driver's parameter vector (``driver.PRM_*``)."""
+        if self.reward not in D.REWARD_MODES:
+            raise ValueError(f"reward must be one of {sorted(D.REWARD_MODES)}, got {self.reward!r}")
+        if self.illegal not in ("raise", "penalty"):
+            raise ValueError(f"illegal must be 'raise' or 'penalty', got {self.illegal!r}")
+        anchor = seat_option(self.first_seat, players, "first_seat")
+        prm = np.zeros(D.PRM_SIZE, dtype=np.float64)
+        prm[D.PRM_REWARD_MODE] = D.REWARD_MODES[self.reward]
+        prm[D.PRM_REWARD_SCALE] = float(self.reward_scale)
+        prm[D.PRM_ANCHOR] = D.ANCHOR_RANDOM if anchor == "random" else anchor
+        prm[D.PRM_AUTO_RESET] = float(bool(self.auto_reset))
+        prm[D.PRM_PENALTY] = float(self.illegal == "penalty")
+        prm[D.PRM_ILLEGAL_REWARD] = float(self.illegal_reward)
+        prm[D.PRM_OBSERVE] = float(bool(self.observe))
+        return prm
