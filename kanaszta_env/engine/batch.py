@@ -30,7 +30,6 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ..actions import ACTION_NAMES, NUM_ACTIONS, action_name
-from ..core.legal import legal_mask as _legal_mask_kernel
 from ..core.observe import encode_batch
 from ..core.state import END_NAMES, PHASE_NAMES, PHASE_OVER, State, copy_state, new_state, select
 from ..encoding import observation_size
@@ -392,13 +391,6 @@ class GameBatch:
     def legal_names(self, game: int = 0) -> list[str]:
         """Names of the legal actions of one game."""
         return [ACTION_NAMES[a] for a in np.flatnonzero(self._seats.legal[game])]
-
-    def rules_mask(self) -> np.ndarray:
-        """(B, 200) legal actions of each game's mover by the rules alone,
-        whoever controls the seat (recomputed; a fresh array)."""
-        out = np.zeros((self.batch_size, NUM_ACTIONS), dtype=np.bool_)
-        _legal_mask_kernel(self._state, self._cfg, out)
-        return out
 
     def summary(self, game: int = 0) -> dict[str, Any]:
         """The scores of game ``game``: recorded hand scores and totals per seat,
