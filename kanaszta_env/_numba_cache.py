@@ -16,8 +16,8 @@ from pathlib import Path
 
 import numba
 
-#: modules without kernels whose constants the kernels compile in
-_CONSTANT_TABLES = ("cards.py", "rules.py", "actions.py")
+#: modules without kernels whose constants the kernels compile in (and the variant specs)
+_CONSTANT_TABLES = ("cards.py", "rules.py", "actions.py", "tables.py")
 
 
 def configure() -> str:
@@ -26,7 +26,8 @@ def configure() -> str:
     digest = hashlib.sha1()
     for path in sorted(package.rglob("*.py")):
         source = path.read_bytes()
-        if b"njit" in source or b"intrinsic" in source or path.name in _CONSTANT_TABLES:
+        constants = path.name in _CONSTANT_TABLES or path.parent.name == "variants"
+        if b"njit" in source or b"intrinsic" in source or constants:
             digest.update(str(path.relative_to(package)).encode())
             digest.update(source)
     root = os.environ.get("NUMBA_CACHE_DIR") or os.path.join(

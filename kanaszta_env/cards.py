@@ -16,17 +16,24 @@ import numpy as np
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = ("S", "H", "D", "C")
+NUM_SUITS = 4
 NUM_TYPES = 53
 JOKER = 52
-DECK_SIZE = 112
-
-#: copies of each type in the deck
-TYPE_COPIES = np.array([2] * 52 + [8], dtype=np.int8)
 
 
 def card_type(rank: int, suit: int) -> int:
     """Type index of the card of ``rank`` (0 = A … 12 = K) and ``suit`` (0–3)."""
-    return rank * 4 + suit
+    return rank * NUM_SUITS + suit
+
+
+def card_rank(t: int) -> int:
+    """Rank (0 = A … 12 = K) of a non-joker card type."""
+    return t // NUM_SUITS
+
+
+def card_suit(t: int) -> int:
+    """Suit (0–3, ``S H D C``) of a non-joker card type."""
+    return t % NUM_SUITS
 
 
 TYPE_NAMES = (*tuple(r + s for r in RANKS for s in SUITS), "JK")
@@ -47,7 +54,12 @@ GROUP_NAMES = (*tuple(RANKS[r] for r in NATURAL_RANKS), "wild")
 
 # Each group is stored as 9 counts: naturals by suit, then the wild types.
 GROUP_SLOTS = 9
-WILD_SLOT0 = 4  # slots 4..7 are 2S 2H 2D 2C, slot 8 the joker
+WILD_SLOT0 = NUM_SUITS  # slots 4..7 are 2S 2H 2D 2C, slot 8 the joker
+JOKER_SLOT = WILD_SLOT0 + NUM_SUITS
+NUM_WILD_KINDS = len(SMALL_WILDS) + 1  # the four 2s and the joker
+#: the two classes of wilds (small: a 2, big: the joker), e.g. the wilds placed in a group this turn
+SMALL_WILD, BIG_WILD = 0, 1
+NUM_WILD_CLASSES = 2
 WILD_TYPES = (*SMALL_WILDS, JOKER)
 WILD_NAMES = tuple(TYPE_NAMES[t] for t in WILD_TYPES)
 
@@ -65,24 +77,14 @@ IS_BLACK_THREE = np.zeros(NUM_TYPES, dtype=np.bool_)
 IS_BLACK_THREE[list(BLACK_THREES)] = True
 IS_RED_THREE = np.zeros(NUM_TYPES, dtype=np.bool_)
 IS_RED_THREE[list(RED_THREES)] = True
+#: type -> index of a red three in a collection (0 = 3H, 1 = 3D) or -1
+RED_THREE_INDEX = np.full(NUM_TYPES, -1, dtype=np.int8)
+for _i, _t in enumerate(RED_THREES):
+    RED_THREE_INDEX[_t] = _i
+IS_SMALL_WILD = np.zeros(NUM_TYPES, dtype=np.bool_)
+IS_SMALL_WILD[list(SMALL_WILDS)] = True
 
 
-def _card_value(t: int) -> int:
-    """R1.6 value of a card of type ``t`` (black three: its in-hand value)."""
-    if t == JOKER:
-        return 50
-    rank = t // 4
-    if rank in (0, RANK_2):
-        return 20
-    if rank == RANK_3:
-        return -100 if t in BLACK_THREES else 0
-    return 5 if rank <= 6 else 10
-
-
-#: R1.6 card value by type; a black three is -100 (its value left in hand)
-CARD_VALUE = np.array([_card_value(t) for t in range(NUM_TYPES)], dtype=np.int32)
-#: R12.3 value of one card in a group of each group index (the rank it stands for)
-GROUP_CARD_VALUE = np.array([CARD_VALUE[card_type(r, 0)] for r in NATURAL_RANKS] + [20], dtype=np.int32)
 #: type of the card held in each (group, slot); slot < 4 of the wild group is unused
 SLOT_TYPE = np.full((NUM_GROUPS, GROUP_SLOTS), -1, dtype=np.int8)
 for _g, _r in enumerate(NATURAL_RANKS):
@@ -126,3 +128,18 @@ def cards_to_counts(cards: Iterable[str]) -> np.ndarray:
     for t in parse_cards(cards):
         counts[t] += 1
     return counts
+
+
+# --- the default game's tables, for Python code (the kernels read core/tables.py) ------
+# Imported last: the variant specs use the notation above.
+from kanaszta_env.variants.diszitett import DISZITETT as _DEFAULT  # noqa: E402  (absolute: one spec object)
+
+#: copies of each type in the deck of the default game (R1.1)
+TYPE_COPIES = np.array(_DEFAULT.type_copies, dtype=np.int8)
+DECK_SIZE = _DEFAULT.deck_size
+#: R1.6 card value by type; a black three is -100 (its value left in hand)
+CARD_VALUE = np.array(_DEFAULT.card_value, dtype=np.int32)
+#: R12.3 value of one card in a group of each group index (the rank it stands for)
+GROUP_CARD_VALUE = np.array(
+    [CARD_VALUE[card_type(r, 0)] for r in NATURAL_RANKS] + [_DEFAULT.wild_group_card_opening], dtype=np.int32
+)

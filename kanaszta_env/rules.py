@@ -13,8 +13,12 @@ from typing import Any
 
 import numpy as np
 
+from .variants import Variant, get_variant
+
 #: preset name -> whether separate heart aces exist (R10.6)
 PRESETS = {"2003-02": True, "2003-01": False}
+#: preset name -> the game variant it plays (:mod:`kanaszta_env.variants`)
+PRESET_GAMES = {"2003-02": "diszitett", "2003-01": "diszitett"}
 OPENING_MINIMA = (50, 75, 90, 120)
 EPISODES = ("hand", "game")
 #: a score-dependent opening schedule in the spirit of seed 003 (classic canasta)
@@ -92,6 +96,11 @@ class Rules:
         if self.episode not in EPISODES:
             raise ValueError(f"episode must be one of {EPISODES}, got {self.episode!r}")
         object.__setattr__(self, "_config", self._build_config())
+
+    @property
+    def spec(self) -> Variant:
+        """The game variant this preset plays: deck, deal, melds and score tables."""
+        return get_variant(PRESET_GAMES[self.variant])
 
     @property
     def heart_aces(self) -> bool:

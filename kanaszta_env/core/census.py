@@ -1,11 +1,12 @@
-"""Card census of a game: where every one of the 112 cards is (R1.1)."""
+"""Card census of a game: where every card of the deck is (R1.1)."""
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
-from ..cards import HEART_ACE, RED_THREES, SLOT_TYPE, TYPE_COPIES
+from ..cards import HEART_ACE, RED_THREES, SLOT_TYPE
+from .tables import TYPE_COPIES
 
 _RED3_H, _RED3_D = RED_THREES
 
@@ -36,7 +37,7 @@ def card_census(s, b: int, out: np.ndarray) -> None:
 
 @njit(cache=True)
 def conserved(s, b: int, scratch: np.ndarray) -> bool:
-    """Whether game ``b`` holds exactly the 112-card deck."""
+    """Whether game ``b`` holds exactly the deck of its variant (112 cards in Díszített)."""
     card_census(s, b, scratch)
     for t in range(scratch.shape[0]):
         if scratch[t] != TYPE_COPIES[t]:

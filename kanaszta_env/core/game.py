@@ -8,16 +8,22 @@ from numba import njit
 
 from .. import actions as A
 from ..cards import (
-    DECK_SIZE,
+    BIG_WILD,
     GROUP_SLOTS,
     HEART_ACE,
     IS_BLACK_THREE,
     IS_RED_THREE,
     JOKER,
+    JOKER_SLOT,
     NUM_GROUPS,
+    NUM_SUITS,
     NUM_TYPES,
-    TYPE_COPIES,
+    RED_THREE_INDEX,
+    SLOT_TYPE,
     TYPE_GROUP,
+    TYPE_WILD_SLOT,
+    WILD_SLOT0,
+    WILD_TYPES,
 )
 from ..rules import (
     CFG_EPISODE_GAME,
@@ -51,8 +57,10 @@ from .state import (
     PICKUP_NONE,
     PICKUP_PILE,
 )
+from .tables import CUT_CARDS, DEAL_OTHERS, DEAL_STARTER, DECK_SIZE, TABLE_CLEARING_PILE, TYPE_COPIES
 
 _COPIES = TYPE_COPIES
+_WILD_TYPES = np.array(WILD_TYPES, dtype=np.int8)
 
 
 # --- small helpers ----------------------------------------------------------------
@@ -107,7 +115,7 @@ def _draw_card(
         if n == 1 and pile_len[b] > 0:
             _refill_from_pile(stock, stock_len, stock_known, pile, pile_len, pile_fresh, rng, b)
         if IS_RED_THREE[t]:
-            red_threes[b, p, t % 4 - 1] += 1
+            red_threes[b, p, RED_THREE_INDEX[t]] += 1
             continue
         hand[b, p, t] += 1
         if revealed:
@@ -169,7 +177,7 @@ def _start_hand(s, cfg, b: int) -> None:
             k += 1
     shuffle(s.rng, b, s.stock[b], DECK_SIZE)
     # the cut cards are the stock's top three (its last entries) until the deal
-    for i in range(3):
+    for i in range(CUT_CARDS):
         s.cut_cards[b, i] = s.stock[b, DECK_SIZE - 1 - i]
         s.cut_kept[b, i] = -1
     s.stock_len[b] = DECK_SIZE
@@ -206,27 +214,27 @@ def _deal(s, cfg, b: int, rewards) -> None:
     the bottom of the stock, and lay out red threes."""
     players = cfg[CFG_PLAYERS]
     st = s.starter[b]
-    s.stock_len[b] -= 3
+    s.stock_len[b] -= CUT_CARDS
     kept = 0
-    for i in range(3):
+    for i in range(CUT_CARDS):
         kept += s.cut_kept[b, i]
     for q in range(players):
-        count = 15 - kept if q == st else 14
+        count = DEAL_STARTER - kept if q == st else DEAL_OTHERS
         for _ in range(count):
             n = s.stock_len[b]
             s.hand[b, q, s.stock[b, n - 1]] += 1
             s.stock_len[b] = n - 1
-    for i in range(3):
+    for i in range(CUT_CARDS):
         if s.cut_kept[b, i] == 1:
             t = s.cut_cards[b, i]
             s.hand[b, st, t] += 1
             s.known[b, st, t] += 1
-    left = 3 - kept
+    left = CUT_CARDS - kept
     n = s.stock_len[b]
     for i in range(n - 1, -1, -1):
         s.stock[b, i + left] = s.stock[b, i]
     j = 0
-    for i in range(3):
+    for i in range(CUT_CARDS):
         if s.cut_kept[b, i] == 0:
             s.stock[b, j] = s.cut_cards[b, i]
             j += 1
@@ -236,7 +244,7 @@ def _deal(s, cfg, b: int, rewards) -> None:
         for t in range(NUM_TYPES):
             if IS_RED_THREE[t] and s.hand[b, q, t] > 0:
                 c = s.hand[b, q, t]
-                s.red_threes[b, q, t % 4 - 1] += c
+                s.red_threes[b, q, RED_THREE_INDEX[t]] += c
                 s.red_three_debt[b, q] += c
                 s.hand[b, q, t] = 0
                 s.known[b, q, t] = 0
@@ -279,7 +287,7 @@ def _end_hand(s, cfg, b: int, reason: int, rewards) -> None:
     for q in range(players):
         went_out = q == out
         from_hand = went_out and s.opened[b, q] == 0
-        clearing = from_hand and s.pickup_kind[b] == PICKUP_PILE and s.pickup_size[b] >= 10
+        clearing = from_hand and s.pickup_kind[b] == PICKUP_PILE and s.pickup_size[b] >= TABLE_CLEARING_PILE
         red = s.red_threes[b, q, 0] + s.red_threes[b, q, 1]
         base = hand_base(
             s.groups[b, q], red, s.twins[b, q], s.sep_heart_aces[b, q], went_out, from_hand, clearing
@@ -326,7 +334,7 @@ def apply_action(s, cfg, b: int, a: int, rewards) -> None:
     if phase == PHASE_CUT:
         s.cut_kept[b, s.cut_index[b]] = 1 if a == A.KEEP else 0
         s.cut_index[b] += 1
-        if s.cut_index[b] == 3:
+        if s.cut_index[b] == CUT_CARDS:
             _deal(s, cfg, b, rewards)
         return
     if a == A.DRAW:
@@ -381,11 +389,12 @@ def apply_action(s, cfg, b: int, a: int, rewards) -> None:
         _forget(s.known, b, p, HEART_ACE)
         s.changed[b] = 1
     elif a < A.PLACE0:
-        _lift(s.groups, s.lifted, s.lifted_from, s.changed, b, p, (a - A.LIFT0) // 12, (a - A.LIFT0) % 12)
+        kind, g = divmod(a - A.LIFT0, NUM_GROUPS)
+        _lift(s.groups, s.lifted, s.lifted_from, s.changed, b, p, kind, g)
     elif a < A.WITHDRAW:
         g = a - A.PLACE0
         t = s.lifted[b]
-        s.groups[b, p, g, 8 if t == JOKER else 4 + t % 4] += 1
+        s.groups[b, p, g, WILD_SLOT0 + TYPE_WILD_SLOT[t]] += 1
         s.locked[b, g, wild_kind(t)] += 1
         s.lifted[b] = -1
         s.lifted_from[b] = -1
@@ -427,13 +436,12 @@ def _meld(hand, groups, locked, known, changed, b: int, p: int, a: int) -> int:
     if a < A.WILD0:
         t = A.MELD_TYPE[a - A.MELD0]
         g = TYPE_GROUP[t]
-        groups[b, p, g, t % 4] += 1
+        groups[b, p, g, t % NUM_SUITS] += 1
     else:
-        k = (a - A.WILD0) // 12
-        g = (a - A.WILD0) % 12
-        t = JOKER if k == 4 else 4 + k
-        groups[b, p, g, 4 + k] += 1
-        locked[b, g, 1 if k == 4 else 0] += 1
+        k, g = divmod(a - A.WILD0, NUM_GROUPS)
+        t = _WILD_TYPES[k]
+        groups[b, p, g, WILD_SLOT0 + k] += 1
+        locked[b, g, wild_kind(t)] += 1
     hand[b, p, t] -= 1
     _forget(known, b, p, t)
     changed[b] = 1
@@ -443,14 +451,14 @@ def _meld(hand, groups, locked, known, changed, b: int, p: int, a: int) -> int:
 @njit(cache=True)
 def _lift(groups, lifted, lifted_from, changed, b: int, p: int, kind: int, g: int) -> None:
     """Take a wild out of a group (R13.2); the next action must place it."""
-    if kind == 1:
-        groups[b, p, g, 8] -= 1
+    if kind == BIG_WILD:
+        groups[b, p, g, JOKER_SLOT] -= 1
         lifted[b] = JOKER
     else:
-        for k in range(4, 8):
+        for k in range(WILD_SLOT0, JOKER_SLOT):
             if groups[b, p, g, k] > 0:
                 groups[b, p, g, k] -= 1
-                lifted[b] = k  # type of 2 of suit k-4 is 4 + (k - 4)
+                lifted[b] = SLOT_TYPE[g, k]
                 break
     lifted_from[b] = g
     changed[b] = 1

@@ -15,7 +15,26 @@ import numpy as np
 from numba import njit
 
 from .. import actions as A
-from ..cards import HEART_ACE, IS_BLACK_THREE, JOKER, NUM_TYPES, TYPE_GROUP, WILD_GROUP, WILD_TYPES
+from ..cards import (
+    BIG_WILD,
+    HEART_ACE,
+    IS_BLACK_THREE,
+    IS_WILD,
+    JOKER,
+    JOKER_SLOT,
+    NUM_GROUPS,
+    NUM_SUITS,
+    NUM_TYPES,
+    NUM_WILD_CLASSES,
+    NUM_WILD_KINDS,
+    SLOT_TYPE,
+    SMALL_WILD,
+    TYPE_GROUP,
+    TYPE_WILD_SLOT,
+    WILD_GROUP,
+    WILD_SLOT0,
+    WILD_TYPES,
+)
 from ..rules import CFG_HEART_ACES, CFG_OPENING_MIN, CFG_SCHEDULE, CFG_SCHEDULE_LEN
 from .borrow import borrow
 from .melds import can_end_melding, group_size, has_canasta, naturals, small_wilds, wild_target_ok
@@ -30,9 +49,11 @@ from .state import (
     PHASE_MELD,
     PHASE_PICKUP,
 )
+from .tables import CANASTA_SIZE, MAX_MIXED_GROUP, MAX_NATURAL_GROUP, MIN_MELD
 
 NUM_ACTIONS = A.NUM_ACTIONS
 _MELD_TYPE = A.MELD_TYPE
+_NUM_MELDS = len(A.MELD_TYPE)
 _WILD_TYPES = np.array(WILD_TYPES, dtype=np.int8)
 
 
@@ -61,17 +82,18 @@ def hand_size(hand: np.ndarray) -> int:
 @njit(cache=True)
 def is_frozen(card: int) -> bool:
     """R9: a black three or a wild on top freezes the discard pile."""
-    return IS_BLACK_THREE[card] or card == JOKER or card // 4 == 1
+    return IS_BLACK_THREE[card] or IS_WILD[card]
 
 
 @njit(cache=True)
 def wild_kind(card: int) -> int:
-    return 1 if card == JOKER else 0
+    """Which count of ``locked`` a wild belongs to: the joker or a 2."""
+    return BIG_WILD if card == JOKER else SMALL_WILD
 
 
 @njit(cache=True)
 def unlocked_wilds(grp: np.ndarray, locked: np.ndarray, kind: int) -> int:
-    count = grp[8] if kind == 1 else small_wilds(grp)
+    count = grp[JOKER_SLOT] if kind == BIG_WILD else small_wilds(grp)
     return count - locked[kind]
 
 
@@ -101,9 +123,9 @@ def pile_pickup_allowed(
     r = TYPE_GROUP[top]
     support = 0
     for t in range(NUM_TYPES):
-        if TYPE_GROUP[t] == r or (t == JOKER or t // 4 == 1):
+        if TYPE_GROUP[t] == r or IS_WILD[t]:
             support += hand[t]
-    if support < 2:
+    if support < MIN_MELD - 1:  # the top card and two more make a group
         return False
     # simulate step 1 of R8.3: the top card joins the hand
     hand[top] += 1
@@ -142,7 +164,7 @@ def legal_row(s, cfg, b: int, out: np.ndarray) -> int:
             )
     elif phase == PHASE_DISCARD:
         hand = s.hand[b, p]
-        ok = hand_size(hand) >= 2 or has_canasta(s.groups[b, p])
+        ok = hand_size(hand) >= 2 or has_canasta(s.groups[b, p])  # R14: out only with a canasta
         for t in range(NUM_TYPES):
             out[A.DISCARD0 + t] = ok and hand[t] > 0
     elif phase == PHASE_MELD:
@@ -212,25 +234,25 @@ def _meld_row(
         return
     size = hand_size(hand)
     if size >= 2:  # R14.2: the last card is never melded
-        for i in range(44):
+        for i in range(_NUM_MELDS):
             if hand[_MELD_TYPE[i]] > 0:
-                g = i // 4
+                g = i // NUM_SUITS
                 n = naturals(groups[g]) + 1
                 fixed = locked[g, 0] + locked[g, 1]
-                out[A.MELD0 + i] = n <= 8 and (fixed == 0 or n + fixed <= 7)
-        for k in range(5):
+                out[A.MELD0 + i] = n <= MAX_NATURAL_GROUP and (fixed == 0 or n + fixed <= MAX_MIXED_GROUP)
+        for k in range(NUM_WILD_KINDS):
             if hand[_WILD_TYPES[k]] > 0:
                 for g in range(WILD_GROUP + 1):
-                    out[A.WILD0 + 12 * k + g] = (targets >> g) & 1 == 1
+                    out[A.WILD0 + NUM_GROUPS * k + g] = (targets >> g) & 1 == 1
         out[A.HEART_ACE] = heart_aces and hand[HEART_ACE] > 0
     for g in range(WILD_GROUP + 1):
         if count - ((targets >> g) & 1) == 0:
             continue  # no other group could take a wild lifted from here
-        if g == WILD_GROUP and group_size(cp[g]) >= 7:
+        if g == WILD_GROUP and group_size(cp[g]) >= CANASTA_SIZE:
             continue  # R13.2: a wild canasta is never broken up
         grp = groups[g]
-        out[A.LIFT0 + g] = small_wilds(grp) > locked[g, 0]
-        out[A.LIFT0 + 12 + g] = grp[8] > locked[g, 1]
+        out[A.LIFT0 + NUM_GROUPS * SMALL_WILD + g] = small_wilds(grp) > locked[g, SMALL_WILD]
+        out[A.LIFT0 + NUM_GROUPS * BIG_WILD + g] = grp[JOKER_SLOT] > locked[g, BIG_WILD]
     out[A.WITHDRAW] = changed
     if can_end_melding(groups, cp, size, opened, new_aces, minimum):
         for t in range(NUM_TYPES):
@@ -263,7 +285,7 @@ def _pickup_row(
     r = TYPE_GROUP[top]
     if lifted >= 0:
         kind = wild_kind(lifted)
-        slot = 8 if kind == 1 else 4 + lifted % 4
+        slot = WILD_SLOT0 + TYPE_WILD_SLOT[lifted]
         for g in range(WILD_GROUP + 1):
             fixed = locked[g, 0] + locked[g, 1] + 1
             if g == lifted_from or not wild_target_ok(g, groups[g], cp[g], fixed):
@@ -278,13 +300,13 @@ def _pickup_row(
         return
     # Feasibility depends on a card's rank (and on whether it is the top card's
     # type), not its suit, and not on which wild it is: evaluate each class once.
-    for i in range(44):
+    for i in range(_NUM_MELDS):
         t = _MELD_TYPE[i]
-        g = i // 4
+        g = i // NUM_SUITS
         if hand[t] == 0 or (opened and g != r):
             continue
         same = -1  # an earlier type of this rank with the same feasibility
-        for i2 in range(4 * g, i):
+        for i2 in range(NUM_SUITS * g, i):
             t2 = _MELD_TYPE[i2]
             if hand[t2] > 0 and (t2 == top) == (t == top):
                 same = i2
@@ -293,52 +315,52 @@ def _pickup_row(
             out[A.MELD0 + i] = out[A.MELD0 + same]
             continue
         hand[t] -= 1
-        groups[g, t % 4] += 1
+        groups[g, t % NUM_SUITS] += 1
         bump = 1 if g == r else 0
         out[A.MELD0 + i] = obligation_feasible(
             hand, groups, cp, -1, locked, top, from_hand + bump, opened, rest, minimum
         )
-        groups[g, t % 4] -= 1
+        groups[g, t % NUM_SUITS] -= 1
         hand[t] += 1
     first = -1  # the first wild type held: the others share its results
-    for k in range(5):
+    for k in range(NUM_WILD_KINDS):
         t = _WILD_TYPES[k]
         if hand[t] == 0:
             continue
         if first >= 0:
             for g in range(WILD_GROUP + 1):
-                out[A.WILD0 + 12 * k + g] = out[A.WILD0 + 12 * first + g]
+                out[A.WILD0 + NUM_GROUPS * k + g] = out[A.WILD0 + NUM_GROUPS * first + g]
             continue
         first = k
-        kind = 1 if k == 4 else 0
+        kind = wild_kind(t)
         for g in range(WILD_GROUP + 1):
             if opened and g != r:
                 continue
             if not wild_target_ok(g, groups[g], cp[g], locked[g, 0] + locked[g, 1] + 1):
                 continue
             hand[t] -= 1
-            groups[g, 4 + k] += 1
+            groups[g, WILD_SLOT0 + k] += 1
             locked[g, kind] += 1
             bump = 1 if g == r else 0
-            out[A.WILD0 + 12 * k + g] = obligation_feasible(
+            out[A.WILD0 + NUM_GROUPS * k + g] = obligation_feasible(
                 hand, groups, cp, -1, locked, top, from_hand + bump, opened, rest, minimum
             )
             locked[g, kind] -= 1
-            groups[g, 4 + k] -= 1
+            groups[g, WILD_SLOT0 + k] -= 1
             hand[t] += 1
     if opened:
-        for kind in range(2):
+        for kind in range(NUM_WILD_CLASSES):
             if unlocked_wilds(groups[r], locked[r], kind) <= 0:
                 continue
-            slot = 8
-            if kind == 0:
-                for k in range(4, 8):
+            slot = JOKER_SLOT
+            if kind == SMALL_WILD:
+                for k in range(WILD_SLOT0, JOKER_SLOT):
                     if groups[r, k] > 0:
                         slot = k
                         break
             groups[r, slot] -= 1
-            wild = 52 if kind == 1 else 4 + (slot - 4)
-            out[A.LIFT0 + 12 * kind + r] = obligation_feasible(
+            wild = SLOT_TYPE[r, slot]
+            out[A.LIFT0 + NUM_GROUPS * kind + r] = obligation_feasible(
                 hand, groups, cp, wild, locked, top, from_hand, opened, rest, minimum
             )
             groups[r, slot] += 1

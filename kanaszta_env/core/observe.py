@@ -27,7 +27,6 @@ from ..cards import (
     NUM_TYPES,
     RED_THREES,
     SLOT_TYPE,
-    TYPE_COPIES,
     TYPE_GROUP,
     WILD_TYPES,
 )
@@ -36,6 +35,7 @@ from .borrow import borrow
 from .legal import opening_minimum
 from .melds import canasta_kind, opening_value
 from .state import PHASE_CUT, PHASE_OVER
+from .tables import DECK_SIZE, HALF_TAX_FROM, QUARTER_TAX_FROM, TENTH_TAX_FROM, TYPE_COPIES
 
 NUM_PHASES = 6
 NUM_FREE_STATES = 4
@@ -48,13 +48,13 @@ HAND_SIZE_SCALE = 64.0
 TWINS_SCALE = 10.0
 HAND_SCORE_SCALE = 2000.0
 MAX_OPENING_MINIMUM = 120.0
-DECK = 112.0
+DECK = float(DECK_SIZE)
 #: slots of the current-turn pieces (zeros outside the turn phases)
 TURN_SIZE = NUM_PICKUP_KINDS + 3 + NUM_WILD_TYPES + 4 + NUM_GROUPS * (1 + 1 + 2 + 5)
 
 _INV_COPIES = (1.0 / TYPE_COPIES).astype(np.float32)
 #: 1 / copies in the deck of the card type held in each of a group's nine slots
-_INV_SLOT_COPIES = (1.0 / np.array([2, 2, 2, 2, 2, 2, 2, 2, 8])).astype(np.float32)
+_INV_SLOT_COPIES = (1.0 / TYPE_COPIES[SLOT_TYPE[0]]).astype(np.float32)
 _RED_THREE_H, _RED_THREE_D = RED_THREES
 _WILD_SLOT_OF_TYPE = np.full(NUM_TYPES, -1, dtype=np.int8)
 for _k, _t in enumerate(WILD_TYPES):
@@ -68,12 +68,12 @@ def _clip(x: float, lo: float, hi: float) -> float:
 
 @njit(cache=True)
 def _tax_bracket(total: int) -> int:
-    """R17.1 bracket of a running total: <5000, <7000, <9000, ≥9000."""
-    if total < 5000:
+    """R17.1 bracket of a running total: untaxed, halved, quartered, a tenth."""
+    if total < HALF_TAX_FROM:
         return 0
-    if total < 7000:
+    if total < QUARTER_TAX_FROM:
         return 1
-    if total < 9000:
+    if total < TENTH_TAX_FROM:
         return 2
     return 3
 

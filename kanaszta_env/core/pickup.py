@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..cards import GROUP_CARD_VALUE, NUM_TYPES, TYPE_GROUP, TYPE_WILD_SLOT, WILD_GROUP
+from ..cards import JOKER_SLOT, NUM_SUITS, NUM_TYPES, TYPE_GROUP, TYPE_WILD_SLOT, WILD_GROUP
 from .melds import (
     group_size,
     max_wilds,
@@ -29,7 +29,9 @@ from .melds import (
     natural_group_legal,
     naturals,
     small_wilds,
+    wild_group_legal,
 )
+from .tables import CANASTA_SIZE, GROUP_CARD_VALUE, MAX_NATURAL_GROUP, MIN_MELD
 
 
 @njit(cache=True)
@@ -61,7 +63,7 @@ def _hand_naturals(hand: np.ndarray, g: int) -> int:
 @njit(cache=True)
 def _top_card_melded(groups: np.ndarray, cp_groups: np.ndarray, card: int) -> bool:
     g = TYPE_GROUP[card]
-    suit = card % 4
+    suit = card % NUM_SUITS
     return groups[g, suit] > cp_groups[g, suit]
 
 
@@ -84,7 +86,7 @@ def obligation_met(
     minimum: int,
 ) -> bool:
     """Whether step 2 of R8.3 is complete (then the rest of the pile is taken)."""
-    if lifted >= 0 or from_hand < 3 or not _top_card_melded(groups, cp_groups, card):
+    if lifted >= 0 or from_hand < MIN_MELD or not _top_card_melded(groups, cp_groups, card):
         return False
     legal, _, canasta, value = melding_summary(groups, cp_groups)
     if not legal or (not opened and value < minimum):
@@ -124,7 +126,7 @@ def _opened_feasible(
 ) -> bool:
     r = TYPE_GROUP[card]
     n = naturals(groups[r])
-    w = small_wilds(groups[r]) + groups[r, 8]
+    w = small_wilds(groups[r]) + groups[r, JOKER_SLOT]
     fixed = locked[r, 0] + locked[r, 1]  # hand wilds put there: they stay
     movable = w - fixed  # wilds of the checkpoint still in the group
     in_transit = 1 if lifted >= 0 else 0  # a lifted wild never returns to its group
@@ -141,7 +143,7 @@ def _opened_feasible(
             continue
         ng = naturals(groups[g])
         size = group_size(groups[g])
-        if size >= 7:
+        if size >= CANASTA_SIZE:
             other_canasta = True
         if ng == 0:
             continue
@@ -150,25 +152,25 @@ def _opened_feasible(
             return False
         spare += room
     wild_size = group_size(groups[WILD_GROUP])
-    wild_fixed = group_size(cp_groups[WILD_GROUP]) >= 7
-    if wild_size >= 7:
+    wild_fixed = group_size(cp_groups[WILD_GROUP]) >= CANASTA_SIZE
+    if wild_size >= CANASTA_SIZE:
         other_canasta = True
     for a in range(h + 1):
         if a == 0 and need_top:
             continue
-        if n + a > 8:
+        if n + a > MAX_NATURAL_GROUP:
             break
         for j in range(wilds + 1):
-            if from_hand + a + j < 3:
+            if from_hand + a + j < MIN_MELD:
                 continue
-            if j > 0 and cp_size_r >= 7:  # a canasta takes no wild (R13.3)
+            if j > 0 and cp_size_r >= CANASTA_SIZE:  # a canasta takes no wild (R13.3)
                 break
             for m in range(movable + 1):
                 wf = fixed + j + m
                 if not natural_group_legal(n + a, wf):
                     continue
                 size_r = n + a + wf
-                if cp_size_r >= 7 and size_r < 7:
+                if size_r < CANASTA_SIZE <= cp_size_r:
                     continue
                 displaced = movable - m + in_transit
                 for dx in range(displaced + 1):
@@ -177,9 +179,9 @@ def _opened_feasible(
                     final_wild = wild_size + dx
                     if dx > 0 and wild_fixed:
                         continue
-                    if final_wild != 0 and (final_wild < 3 or final_wild > 7):
+                    if final_wild != 0 and not wild_group_legal(final_wild):
                         continue
-                    canasta = other_canasta or size_r >= 7 or final_wild >= 7
+                    canasta = other_canasta or size_r >= CANASTA_SIZE or final_wild >= CANASTA_SIZE
                     if _keeps_a_discard(hand_size - a - j + rest, canasta):
                         return True
     return False
@@ -199,7 +201,7 @@ def _opening_feasible(hand: np.ndarray, groups: np.ndarray, card: int, rest: int
     hand_size = _hand_count(hand)
     count_cards = rest < 2
     max_cards = min(hand_size, hand_size + rest - 1) if count_cards else 0
-    need_top = groups[r, card % 4] == 0
+    need_top = groups[r, card % NUM_SUITS] == 0
     nc = max_cards + 1
     size_states = (wilds + 1) * nc * 2
     dp = np.full(size_states, -1, dtype=np.int32)
@@ -207,7 +209,7 @@ def _opening_feasible(hand: np.ndarray, groups: np.ndarray, card: int, rest: int
     dp[0] = 0  # index (u * nc + c) * 2 + k
     for g in range(WILD_GROUP + 1):
         n = naturals(groups[g])
-        w = small_wilds(groups[g]) + groups[g, 8]
+        w = small_wilds(groups[g]) + groups[g, JOKER_SLOT]
         h = 0 if g == WILD_GROUP else _hand_naturals(hand, g)
         nxt[:] = -1
         for u in range(wilds + 1):
@@ -228,11 +230,11 @@ def _opening_feasible(hand: np.ndarray, groups: np.ndarray, card: int, rest: int
                                 if g == r:
                                     continue
                             elif g == WILD_GROUP:
-                                if size < 3 or size > 7:
+                                if not wild_group_legal(size):
                                     continue
                             elif not natural_group_legal(n + a, w + j):
                                 continue
-                            k2 = 1 if (k == 1 or size >= 7) else 0
+                            k2 = 1 if (k == 1 or size >= CANASTA_SIZE) else 0
                             v2 = v + size * GROUP_CARD_VALUE[g]
                             idx = ((u + j) * nc + used) * 2 + k2
                             if v2 > nxt[idx]:

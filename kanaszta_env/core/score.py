@@ -5,18 +5,22 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..cards import BLACK_THREES, CARD_VALUE, NUM_TYPES
+from ..cards import NUM_TYPES
 from .melds import CANASTA_BASE, canasta_kind, group_card_value
-
-#: what a card left in hand costs (R16.4): its value; a black three 100 (R1.6)
-HAND_PENALTY = CARD_VALUE.copy()
-HAND_PENALTY[list(BLACK_THREES)] = 100
-
-RED_THREE_EACH = 100
-ALL_RED_THREES = 800
-TWIN = 100
-GOING_OUT = 100
-SEPARATE_HEART_ACE = 500
+from .tables import (
+    ALL_RED_THREES,
+    FROM_HAND,
+    GOING_OUT,
+    HALF_TAX_FROM,
+    HAND_PENALTY,
+    QUARTER_TAX_FROM,
+    RED_THREE_EACH,
+    RED_THREES_IN_DECK,
+    SEPARATE_HEART_ACE,
+    TABLE_CLEARING,
+    TENTH_TAX_FROM,
+    TWIN,
+)
 
 
 @njit(cache=True)
@@ -30,16 +34,16 @@ def hand_base(
     table_clearing: bool,
 ) -> int:
     """R16.1 base: red threes, twins, canastas, going-out bonuses, heart aces."""
-    base = ALL_RED_THREES if red_threes == 4 else RED_THREE_EACH * red_threes
+    base = ALL_RED_THREES if red_threes == RED_THREES_IN_DECK else RED_THREE_EACH * red_threes
     base += TWIN * twins + SEPARATE_HEART_ACE * heart_aces
     for g in range(groups.shape[0]):
         base += CANASTA_BASE[canasta_kind(g, groups[g])]
     if went_out:
         base += GOING_OUT
         if from_hand:
-            base += GOING_OUT
+            base += FROM_HAND
             if table_clearing:
-                base += GOING_OUT
+                base += TABLE_CLEARING
     return base
 
 
@@ -66,10 +70,10 @@ def apply_tax(previous_total: int, score: int) -> int:
     """R17: the score recorded for a hand, given the total before it."""
     if score <= 0:  # [D] R17.5
         return score
-    if previous_total < 5000:
+    if previous_total < HALF_TAX_FROM:
         return score
-    if previous_total < 7000:
+    if previous_total < QUARTER_TAX_FROM:
         return _halve(score)
-    if previous_total < 9000:
+    if previous_total < TENTH_TAX_FROM:
         return _halve(_halve(score))
     return ((score // 10 + 5) // 10) * 10  # R17.4: drop a digit, round to ten

@@ -11,7 +11,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..cards import DECK_SIZE, GROUP_SLOTS, NUM_GROUPS, NUM_TYPES
+from ..cards import GROUP_SLOTS, NUM_GROUPS, NUM_TYPES
+from .tables import CUT_CARDS, DECK_SIZE
 
 # --- phases (INTERFACES §3 "phase") ------------------------------------------------
 PHASE_CUT = 0  # the starter keeps or leaves the three cut cards (R3)
@@ -61,15 +62,15 @@ class State(NamedTuple):
     totals: np.ndarray  # (B,P) int32 game totals
     hand_scores: np.ndarray  # (B,P) int32 recorded (taxed) scores of the last hand
     # table
-    stock: np.ndarray  # (B,112) int8 card types, top at stock_len-1
+    stock: np.ndarray  # (B,DECK_SIZE) int8 card types, top at stock_len-1
     stock_len: np.ndarray  # (B,) int16
     stock_known: np.ndarray  # (B,) int8 bottom cards known to all (R3.4)
-    pile: np.ndarray  # (B,112) int8 discard pile, top at pile_len-1
-    pile_owner: np.ndarray  # (B,112) int8 seat that discarded each pile card
+    pile: np.ndarray  # (B,DECK_SIZE) int8 discard pile, top at pile_len-1
+    pile_owner: np.ndarray  # (B,DECK_SIZE) int8 seat that discarded each pile card
     pile_len: np.ndarray  # (B,) int16
     pile_fresh: np.ndarray  # (B,) int8 top card was discarded in the previous turn
-    cut_cards: np.ndarray  # (B,3) int8
-    cut_kept: np.ndarray  # (B,3) int8 (-1 undecided, 0 left, 1 kept)
+    cut_cards: np.ndarray  # (B,CUT_CARDS) int8
+    cut_kept: np.ndarray  # (B,CUT_CARDS) int8 (-1 undecided, 0 left, 1 kept)
     cut_index: np.ndarray  # (B,) int8 next cut card to decide
     # flow
     phase: np.ndarray  # (B,) int8 PHASE_*
@@ -121,8 +122,8 @@ def new_state(batch_size: int, num_players: int) -> State:
         pile_owner=z(b, DECK_SIZE),
         pile_len=z(b, dtype=np.int16),
         pile_fresh=z(b),
-        cut_cards=z(b, 3),
-        cut_kept=z(b, 3),
+        cut_cards=z(b, CUT_CARDS),
+        cut_kept=z(b, CUT_CARDS),
         cut_index=z(b),
         phase=z(b),
         to_move=z(b),

@@ -4,7 +4,9 @@
   actions, the built-in random player, batched Python policies), reset, exact
   legal masks, step, observations, rewards per seat, auto-reset;
 * :mod:`~kanaszta_env.engine.compiled` — the compiled functions that compiled
-  consumers (the search bot's simulations, fuzzing, benchmarks) may call.
+  consumers (the search bot's simulations, fuzzing, benchmarks) may call;
+* :func:`kernels_for` — the rule kernels compiled for a game variant
+  (:mod:`kanaszta_env.variants`), each cached on disk on its own.
 
 Nothing above this package imports :mod:`kanaszta_env.core` directly.
 """
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 from .batch import GameBatch, IllegalActionError, StepResult
 from .driver import ENDED_ILLEGAL, ENDED_TERMINATED, ENDED_TRUNCATED, MAX_RESETS_PER_STEP, REWARD_MODES
+from .kernels import Kernels, kernels_for
 from .options import Controller, Policy, game_seeds, seat_option
 from .random_policy import RandomPolicy
 
@@ -25,9 +28,11 @@ __all__ = [
     "Controller",
     "GameBatch",
     "IllegalActionError",
+    "Kernels",
     "Policy",
     "RandomPolicy",
     "StepResult",
     "game_seeds",
+    "kernels_for",
     "seat_option",
 ]

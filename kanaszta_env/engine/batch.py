@@ -30,11 +30,11 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ..actions import ACTION_NAMES, NUM_ACTIONS, action_name
-from ..core.observe import encode_batch
-from ..core.state import END_NAMES, PHASE_NAMES, PHASE_OVER, State, copy_state, new_state, select
+from ..core.state import END_NAMES, PHASE_NAMES, PHASE_OVER, State, copy_state, select
 from ..encoding import observation_size
 from ..rules import Rules, resolve_rules
 from . import driver as D
+from .kernels import kernels_for
 from .options import BatchOptions, Controller, game_seeds
 
 _OPTION_NAMES = (
@@ -115,7 +115,8 @@ class GameBatch:
         self.batch_size = batch_size
         self.obs_size = observation_size(rules)
         self._cfg = rules.to_config()
-        self._state = new_state(batch_size, players)
+        self._kernels = kernels_for(rules.spec)  # compiled for the game the rules play
+        self._state = self._kernels.compiled.new_state(batch_size, players)
         self._state.phase[:] = PHASE_OVER
         self._seats = D.new_seats(batch_size, players, self.obs_size, lineup)
         self._params = prm
@@ -137,8 +138,9 @@ class GameBatch:
     def _call(self, op: int, actions=None, obs=None, arg: int = 0, seeds=None, which=None, idx=None) -> int:
         if self._drive is None:
             self._drive = D.compiled_entry(
-                D.drive, self._state, self._cfg, self._seats, self._params, 0, self._no_actions,
-                self._pol_obs, self._idx, self._pol_masks, 0, self._no_seeds, self._no_which,
+                self._kernels.driver.drive, self._state, self._cfg, self._seats, self._params, 0,
+                self._no_actions, self._pol_obs, self._idx, self._pol_masks, 0, self._no_seeds,
+                self._no_which,
             )  # fmt: skip
         return self._drive(
             self._state,
@@ -335,7 +337,7 @@ class GameBatch:
         if ((players < 0) | (players >= self.rules.num_players)).any():
             raise ValueError(f"observer seats must lie in 0..{self.rules.num_players - 1}, got {seats!r}")
         out = np.empty((self.batch_size, self.obs_size), dtype=np.float32)
-        encode_batch(self._state, self._cfg, np.ascontiguousarray(players), out)
+        self._kernels.observe.encode_batch(self._state, self._cfg, np.ascontiguousarray(players), out)
         return out
 
     @property
@@ -430,7 +432,9 @@ class GameBatch:
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
         state["_drive"] = None  # compiled entries do not pickle; recompiled (from cache) on use
+        del state["_kernels"]  # modules do not pickle; found again from the rules
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
+        self._kernels = kernels_for(self.rules.spec)

@@ -1,0 +1,91 @@
+"""The rule kernels compiled once per game variant.
+
+numba compiles module globals into the machine code as constants, and its
+on-disk cache keys a function by its source file, not by those globals. So a
+variant's kernels are a separate import of the same rule modules under a
+package name of their own (``_kanaszta_<variant>_<fingerprint>``), whose
+``core/tables.py`` reads that variant (:func:`kanaszta_env.variants.variant_of_module`),
+with numba's cache folder switched to a subfolder per variant while the
+modules are imported (numba fixes a function's cache folder when it is
+decorated). The installed package's own modules are the default variant's
+kernels; nothing is imported twice for it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+import sys
+import types
+from dataclasses import dataclass
+from pathlib import Path
+from threading import Lock
+
+import numba
+
+from .. import variants
+from ..variants import DEFAULT_VARIANT, Variant
+
+_PACKAGE_DIR = Path(__file__).resolve().parents[1]
+#: sub-packages the kernels live in; imported without running their ``__init__``
+_SUBPACKAGES = ("core", "engine")
+_LOCK = Lock()
+_BUILT: dict[Variant, Kernels] = {}
+
+
+@dataclass(frozen=True)
+class Kernels:
+    """The compiled modules of one variant."""
+
+    variant: Variant
+    driver: types.ModuleType  # the stepping driver (engine/driver.py)
+    compiled: types.ModuleType  # the compiled API for consumers (engine/compiled.py)
+    observe: types.ModuleType  # the observation encoder (core/observe.py)
+    package: str  # the package the modules were imported under
+
+
+def kernels_for(variant: Variant) -> Kernels:
+    """The kernels of ``variant``, importing (and so compiling lazily) on first use."""
+    if not isinstance(variant, Variant):
+        raise TypeError(f"expected a Variant, got {type(variant).__name__}")
+    with _LOCK:
+        kernels = _BUILT.get(variant)
+        if kernels is None:
+            package = "kanaszta_env" if variant == DEFAULT_VARIANT else _import_copy(variant)
+            kernels = Kernels(
+                variant=variant,
+                driver=importlib.import_module(f"{package}.engine.driver"),
+                compiled=importlib.import_module(f"{package}.engine.compiled"),
+                observe=importlib.import_module(f"{package}.core.observe"),
+                package=package,
+            )
+            _BUILT[variant] = kernels
+        return kernels
+
+
+def _import_copy(variant: Variant) -> str:
+    """Import the kernel modules afresh for ``variant``; returns the package name."""
+    slug = re.sub(r"[^0-9a-zA-Z_]", "_", variant.name)
+    package = f"_kanaszta_{slug}_{variant.fingerprint}"
+    variants.bind_package(package, variant)
+    _bare_package(package, _PACKAGE_DIR)
+    for sub in _SUBPACKAGES:
+        _bare_package(f"{package}.{sub}", _PACKAGE_DIR / sub)
+    previous = numba.config.CACHE_DIR
+    numba.config.CACHE_DIR = str(Path(previous) / "variants" / f"{slug}-{variant.fingerprint}")
+    try:
+        for module in ("engine.driver", "engine.compiled", "core.observe"):
+            importlib.import_module(f"{package}.{module}")
+    finally:
+        numba.config.CACHE_DIR = previous
+    return package
+
+
+def _bare_package(name: str, path: Path) -> None:
+    """Register an empty package ``name`` whose submodules load from ``path``."""
+    if name in sys.modules:
+        return
+    module = types.ModuleType(name, f"kernels of a game variant, imported from {path}")
+    module.__path__ = [str(path)]
+    module.__package__ = name
+    sys.modules[name] = module

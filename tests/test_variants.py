@@ -1,0 +1,137 @@
+"""The variant spec (issue 12 item 2): one frozen description per game, and
+rule kernels compiled once per variant with its tables as constants."""
+
+from __future__ import annotations
+
+import dataclasses
+import pathlib
+
+import numpy as np
+import pytest
+
+from kanaszta_env import GameBatch, Rules
+from kanaszta_env.cards import JOKER, NUM_TYPES, card_type
+from kanaszta_env.engine import kernels_for
+from kanaszta_env.variants import DEFAULT_VARIANT, DISZITETT, Variant, get_variant, register_variant
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+KERNEL_FILES = [
+    *sorted((ROOT / "kanaszta_env" / "core").glob("*.py")),
+    ROOT / "kanaszta_env" / "engine" / "driver.py",
+]
+
+# a test-only variant: other scores and four jokers (108 cards); the rule
+# kernels are the same source, compiled with these tables
+BONUS = dataclasses.replace(
+    DISZITETT,
+    name="test-bonus",
+    title="Díszített with other tables (test)",
+    type_copies=(2,) * (NUM_TYPES - 1) + (4,),
+    going_out=300,
+    canasta_bonus=(0, 1, 2, 3, 4, 5),
+)
+
+
+def test_rules_presets_play_the_diszitett_variant():
+    assert Rules().spec is DISZITETT
+    assert Rules(variant="2003-01").spec is DISZITETT
+    assert get_variant("diszitett") is DISZITETT
+    assert DEFAULT_VARIANT is DISZITETT
+
+
+def test_r1_1_r3_diszitett_deck_and_deal():
+    assert DISZITETT.deck_size == 112
+    assert DISZITETT.type_copies[JOKER] == 8
+    assert DISZITETT.cut_cards == 3 and (DISZITETT.deal_starter, DISZITETT.deal_others) == (15, 14)
+    assert DISZITETT.sides(4) == (0, 1, 2, 3)  # R2.1: everyone plays for himself
+
+
+def test_r1_6_card_values_come_from_the_spec():
+    from kanaszta_env.cards import CARD_VALUE
+
+    assert CARD_VALUE[JOKER] == 50 and CARD_VALUE[card_type(0, 0)] == 20 and CARD_VALUE[card_type(3, 0)] == 5
+    assert list(CARD_VALUE) == list(DISZITETT.card_value)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"type_copies": (2,) * 52}, "type_copies needs 53 entries"),
+        ({"meld_family": "runs"}, "meld_family 'runs' is not one of"),
+        ({"deal_others": 40}, "leaves no stock"),
+        ({"canasta_size": 9}, "min_meld <= canasta_size <= max_natural_group"),
+        ({"tax_brackets": (7000, 5000, 9000)}, "tax_brackets"),
+    ],
+)
+def test_an_inconsistent_variant_is_refused_with_the_field_named(change, message):
+    with pytest.raises(ValueError, match=message):
+        dataclasses.replace(DISZITETT, name="broken", **change)
+
+
+def test_register_refuses_a_different_variant_under_a_taken_name():
+    with pytest.raises(ValueError, match="already registered"):
+        register_variant(dataclasses.replace(DISZITETT, going_out=1))
+    assert register_variant(DISZITETT) is DISZITETT
+    with pytest.raises(ValueError, match="unknown game variant 'nope'"):
+        get_variant("nope")
+
+
+def test_the_default_variant_runs_on_the_package_modules():
+    kernels = kernels_for(DISZITETT)
+    assert kernels.package == "kanaszta_env"
+    assert kernels.driver.__name__ == "kanaszta_env.engine.driver"
+    assert GameBatch(Rules(), 1)._kernels is kernels
+
+
+def test_kernels_are_compiled_per_variant_with_its_tables():
+    """The same rule source, compiled for another variant: its score tables,
+    deck and deal are the constants of the new kernels, the default's are not
+    touched, and the variant's machine code is cached in its own folder."""
+    default = kernels_for(DISZITETT).compiled
+    other = kernels_for(BONUS)
+    assert other is kernels_for(BONUS)  # imported once
+    assert other.package != "kanaszta_env" and other.compiled is not default
+    # R11/R16: a red canasta of kings, going out from hand
+    groups = np.zeros((12, 9), dtype=np.int8)
+    groups[10, :4] = (2, 2, 2, 1)
+    args = (groups, 0, 0, 0, True, False, False)
+    assert default.hand_base(*args) == 400 + 100
+    assert other.compiled.hand_base(*args) == 3 + 300
+    # the deck: 108 cards, every one accounted for after a deal
+    s = other.compiled.new_state(2, 2)
+    assert s.stock.shape == (2, 108)
+    cfg = Rules().to_config()
+    scratch = np.zeros(NUM_TYPES, dtype=np.int64)
+    for b in range(2):
+        other.compiled.reset_game(s, cfg, b, np.uint64(7 + b))
+        assert s.stock_len[b] == 108
+        assert other.compiled.conserved(s, b, scratch)
+        assert not default.conserved(s, b, scratch)  # the default deck has 112
+    cache = pathlib.Path(other.compiled.hand_base._cache._cache_path)
+    assert f"variants/test_bonus-{BONUS.fingerprint}" in cache.as_posix()
+    assert "variants" not in pathlib.Path(default.hand_base._cache._cache_path).as_posix()
+
+
+def test_kernel_sources_write_no_diszitett_numbers_for_variant_facts():
+    """The facts a variant changes are named constants from core/tables.py,
+    not literals: no deck size, deal size, canasta size or score in the code."""
+    import re
+
+    suspicious = re.compile(r"(?<![\w.\[])(112|15|14|800|500|5000|7000|9000)(?!\w)")
+    offenders = []
+    for path in KERNEL_FILES:
+        for number, line in enumerate(path.read_text().splitlines(), 1):
+            code = line.split("#")[0]
+            if code.strip().startswith(('"', "'")) or path.name == "tables.py":
+                continue
+            if suspicious.search(code):
+                offenders.append(f"{path.name}:{number}: {line.strip()}")
+    assert offenders == []
+
+
+def test_variant_is_hashable_and_frozen():
+    assert isinstance(DISZITETT, Variant)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        DISZITETT.going_out = 1  # type: ignore[misc]
+    assert len({DISZITETT, BONUS}) == 2
+    assert DISZITETT.fingerprint != BONUS.fingerprint
