@@ -124,7 +124,7 @@ def execute(path: Path) -> float:
         timeout=CELL_TIMEOUT,
         kernel_name="python3",
         record_timing=False,
-        resources={"metadata": {"path": str(path.parent)}},
+        resources={"metadata": {"path": str(path.resolve().parent)}},  # the working directory
     )
     client.execute()
     seconds = time.perf_counter() - started
