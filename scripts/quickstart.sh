@@ -6,10 +6,16 @@
 #   bash scripts/quickstart.sh                    # defaults of training/config.py
 #   bash scripts/quickstart.sh --max-minutes 3    # any `kanaszta train` flag
 #
-# Output in runs/quickstart/: final.zip, report.md, learning_curve.png, tb/ (TensorBoard).
+# Output in runs/quickstart/: final.zip, report.md, learning_curve.png, tb/ (TensorBoard);
+# run with the defaults (no flags), it also copies the learning curve to the README's figure,
+# docs/results/quickstart_learning_curve.png.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python -m pip install --quiet torch==2.13.0
 python -m pip install --quiet -e ".[rl]"
 export NUMBA_CACHE_DIR="${NUMBA_CACHE_DIR:-$HOME/.cache/kanaszta-numba}"
 python -m training.cli train --run-dir runs/quickstart "$@"
+if [ $# -eq 0 ]; then
+    cp runs/quickstart/learning_curve.png docs/results/quickstart_learning_curve.png
+    echo "learning curve copied to docs/results/quickstart_learning_curve.png (the README's figure)"
+fi
