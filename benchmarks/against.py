@@ -60,6 +60,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="also measure git commit REF (built in a temporary clone) and print both side by side "
         "with the ratio new/old, runs alternating between the two codes",
     )
+    parser.add_argument(
+        "--cache-dir",
+        metavar="DIR",
+        default=None,
+        help="with --against: keep the two trees' numba caches in DIR/old and DIR/new across runs "
+        "(default: temporary folders, compiled afresh)",
+    )
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
 
 
@@ -155,19 +162,24 @@ def worker_args(argv: list[str]) -> list[str]:
     return out
 
 
-def compare(script: str, argv: list[str], figures: Figures, ref: str, repeats: int) -> None:
+def compare(
+    script: str, argv: list[str], figures: Figures, ref: str, repeats: int, cache_dir: str | None = None
+) -> None:
     """Measure ``figures`` on ``ref`` (old) and on this tree (new), alternating, and print them.
 
     ``script`` and ``argv`` are the calling benchmark's path and command line
-    (``sys.argv``): each worker runs that script with the same options."""
+    (``sys.argv``): each worker runs that script with the same options.
+    ``cache_dir`` keeps the numba caches across runs (each tree's package
+    keys its cache on its kernels' sources, so a kept cache is never stale)."""
     script_path, args = Path(script).resolve(), worker_args(argv)
     with checkout(ref) as (old_tree, commit), tempfile.TemporaryDirectory() as scratch:
         trees = {"old": old_tree, "new": ROOT}
+        caches = Path(cache_dir) if cache_dir else Path(scratch)
         print(f"old = {ref} ({commit[:10]}), cloned into {old_tree}; new = {ROOT}", flush=True)
         workers = {}
         try:
             for side, tree in trees.items():
-                cache, log = Path(scratch) / f"numba-{side}", Path(scratch) / f"{side}.log"
+                cache, log = caches / side, Path(scratch) / f"{side}.log"
                 warm = Worker(script_path, args, tree, cache, log)  # fills the cache: compiles
                 for name in figures:
                     warm.measure(name)

@@ -150,7 +150,7 @@ def main() -> None:
         serve(figures(args))
         return
     if args.against:
-        compare(__file__, sys.argv[1:], figures(args), args.against, args.repeats)
+        compare(__file__, sys.argv[1:], figures(args), args.against, args.repeats, args.cache_dir)
         return
     for players, variant in CONFIGS:
         r = kernel_throughput(args.batch, args.sweeps, args.repeats, players, variant)

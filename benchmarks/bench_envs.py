@@ -143,7 +143,7 @@ def main() -> None:
         serve(figures(args))
         return
     if args.against:
-        compare(__file__, sys.argv[1:], figures(args), args.against, args.repeats)
+        compare(__file__, sys.argv[1:], figures(args), args.against, args.repeats, args.cache_dir)
         return
 
     aec_rate(0.5)  # compile / warm up
