@@ -6,7 +6,11 @@ decisions per hand; then the same loop driven from Python through the public
 ``GameBatch`` API (legal_mask + sampling + validated step); and the numba
 compilation time with an empty cache and the import time with a warm one.
 
-    python benchmarks/bench_core.py [--batch 1024] [--sweeps 200] [--repeats 5]
+With ``--against REF`` it measures the random-play and API-loop figures on
+this tree and on commit REF side by side (``benchmarks/against.py``) and
+prints both medians and the ratio new/old.
+
+    python benchmarks/bench_core.py [--batch 1024] [--sweeps 200] [--repeats 5] [--against REF]
 """
 
 from __future__ import annotations
@@ -20,11 +24,13 @@ import tempfile
 import time
 
 import numpy as np
+from against import Figures, add_arguments, compare, compiled, serve
 
 
 def kernel_throughput(batch: int, sweeps: int, repeats: int, players: int, variant: str) -> dict:
     from kanaszta_env import GameBatch, Rules
-    from kanaszta_env.engine.compiled import random_playout
+
+    random_playout = compiled("random_playout")
 
     games = GameBatch(Rules(num_players=players, variant=variant), batch_size=batch)
     games.reset(seed=0)
@@ -51,7 +57,8 @@ def hand_lengths(players: int, variant: str, batch: int = 64, sweeps: int = 8000
     """Decisions of complete hands: a run long enough that every game's first
     hands finish (timed windows above would favour short hands)."""
     from kanaszta_env import GameBatch, Rules
-    from kanaszta_env.engine.compiled import random_playout
+
+    random_playout = compiled("random_playout")
 
     games = GameBatch(Rules(num_players=players, variant=variant), batch_size=batch)
     games.reset(seed=7)
@@ -64,7 +71,8 @@ def hand_lengths(players: int, variant: str, batch: int = 64, sweeps: int = 8000
 
 def api_throughput(batch: int, steps: int, repeats: int) -> float:
     from kanaszta_env import GameBatch, Rules
-    from kanaszta_env.engine.compiled import sample_uniform
+
+    sample_uniform = compiled("sample_uniform")
 
     games = GameBatch(Rules(), batch_size=batch)
     games.reset(seed=0)
@@ -106,6 +114,28 @@ def compile_and_import_times() -> tuple[float, float]:
     return cold, warm
 
 
+#: (players, variant) of the kernel figures
+CONFIGS = ((2, "2003-02"), (3, "2003-02"), (4, "2003-01"))
+
+
+def figures(args: argparse.Namespace) -> Figures:
+    """One run of each figure compared by ``--against``."""
+    out: Figures = {
+        f"kernel{players}": (
+            f"core random play P={players} {variant} B={args.batch} decisions/s",
+            lambda p=players, v=variant: kernel_throughput(args.batch, args.sweeps, 1, p, v)[
+                "decisions_per_s"
+            ],
+        )
+        for players, variant in CONFIGS
+    }
+    out["api"] = (
+        f"GameBatch API loop P=2 B={args.batch} decisions/s",
+        lambda: api_throughput(args.batch, 50, 1),
+    )
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -114,8 +144,15 @@ def main() -> None:
     parser.add_argument("--sweeps", type=int, default=200, help="decisions per game per timed run")
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--skip-compile", action="store_true")
+    add_arguments(parser)
     args = parser.parse_args()
-    for players, variant in ((2, "2003-02"), (3, "2003-02"), (4, "2003-01")):
+    if args.worker:
+        serve(figures(args))
+        return
+    if args.against:
+        compare(__file__, sys.argv[1:], figures(args), args.against, args.repeats, args.cache_dir)
+        return
+    for players, variant in CONFIGS:
         r = kernel_throughput(args.batch, args.sweeps, args.repeats, players, variant)
         lengths = hand_lengths(players, variant)
         print(

@@ -12,7 +12,11 @@
   Printed with the rules core's own random-play rate at the same ``N`` (the
   ceiling: a learner step is one or more core decisions plus an observation).
 
-    python benchmarks/bench_envs.py [--seconds 2] [--repeats 5] [--num-envs 1024]
+With ``--against REF`` the AEC, VecEnv and core figures are measured on this
+tree and on commit REF side by side (``benchmarks/against.py``), with both
+medians and the ratio new/old.
+
+    python benchmarks/bench_envs.py [--seconds 2] [--repeats 5] [--num-envs 1024] [--against REF]
 """
 
 from __future__ import annotations
@@ -20,9 +24,11 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
+import sys
 import time
 
 import numpy as np
+from against import Figures, add_arguments, compare, compiled, serve
 
 
 def aec_rate(seconds: float) -> float:
@@ -68,8 +74,9 @@ def open_spiel_rate(seconds: float) -> float | None:
 
 
 def vec_rate(num_envs: int, seconds: float) -> float:
-    from kanaszta_env.engine.compiled import sample_uniform
     from kanaszta_env.envs.vec_env import KanasztaVecEnv
+
+    sample_uniform = compiled("sample_uniform")
 
     venv = KanasztaVecEnv(num_envs)
     venv.seed(0)
@@ -92,7 +99,8 @@ def vec_rate(num_envs: int, seconds: float) -> float:
 
 def core_rate(num_envs: int, seconds: float) -> float:
     from kanaszta_env import GameBatch
-    from kanaszta_env.engine.compiled import random_playout
+
+    random_playout = compiled("random_playout")
 
     games = GameBatch(batch_size=num_envs)
     games.reset(seed=0)
@@ -114,12 +122,29 @@ def median_of(fn, repeats: int, *args: object) -> tuple[float, list[float]]:
     return statistics.median(rates), rates
 
 
+def figures(args: argparse.Namespace) -> Figures:
+    """One run of each figure compared by ``--against``."""
+    n, seconds = args.num_envs, args.seconds
+    return {
+        "aec": ("AEC env() random play, 1 game, steps/s", lambda: aec_rate(seconds)),
+        "vec": (f"VecEnv N={n} learner steps/s", lambda: vec_rate(n, seconds)),
+        "core": (f"core random_playout B={n} decisions/s", lambda: core_rate(n, seconds)),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=2.0, help="length of one timed run")
     parser.add_argument("--repeats", type=int, default=5, help="timed runs per figure (median reported)")
     parser.add_argument("--num-envs", type=int, default=1024, help="games in the VecEnv")
+    add_arguments(parser)
     args = parser.parse_args()
+    if args.worker:
+        serve(figures(args))
+        return
+    if args.against:
+        compare(__file__, sys.argv[1:], figures(args), args.against, args.repeats, args.cache_dir)
+        return
 
     aec_rate(0.5)  # compile / warm up
     spiel = open_spiel_rate(0.2)

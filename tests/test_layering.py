@@ -20,6 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 FORBIDDEN = {
     "kanaszta_env/core": ("kanaszta_env.engine", "kanaszta_env.envs", "agents", "training"),
     "kanaszta_env/engine": ("kanaszta_env.envs", "agents", "training"),
+    "kanaszta_env/position": ("kanaszta_env.envs", "agents", "training"),  # beside the engine, below envs
     "kanaszta_env/envs": ("kanaszta_env.core", "training"),
     "agents": ("kanaszta_env.core", "kanaszta_env.envs.gym_env", "kanaszta_env.envs.aec", "training"),
     "training": ("kanaszta_env.core",),

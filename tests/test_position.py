@@ -186,8 +186,7 @@ def test_canonical_form_of_the_interfaces_example() -> None:
     assert c["top_fresh"] is True and c["discard_owners"] == [-1, -1]
     assert (c["end_reason"], c["out_player"], c["cut"]) == ("none", None, None)
     assert c["target_score"] == 10_000 and c["max_turns"] == 200 and c["episode"] == "hand"
-    assert c["turn_state"] == {
-        "checkpoint": {"hand": c["players"][1]["hand"], "groups": [], "separate_heart_aces": 0},
+    assert c["turn_state"] == {  # no checkpoint: in phase draw it is the mover's cards
         "locked": {},
         "lifted": None,
         "lifted_from": None,
@@ -556,3 +555,61 @@ def test_r5_4_an_empty_stock_beside_a_discard_pile_is_rejected() -> None:
     doc["phase"] = "meld"
     with pytest.raises(ValueError, match=r"R5\.4"):
         load(doc)
+
+
+# --- hand-editing a dumped position (issue 18, item 9) ---------------------------------------
+def test_dump_writes_no_checkpoint_that_load_derives() -> None:
+    """In phases draw and discard the checkpoint is the mover's cards: ``dump``
+    leaves it out, and the document still round-trips exactly."""
+    games = load(example_doc())
+    doc = dump(games)
+    assert doc["phase"] == "draw" and "checkpoint" not in doc["turn_state"]
+    assert_same_state(load(doc), games)
+    assert dump(load(doc)) == doc
+    # an old dump that wrote the redundant checkpoint has the same canonical form
+    old = copy.deepcopy(doc)
+    old["turn_state"]["checkpoint"] = {
+        "hand": doc["players"][1]["hand"],
+        "groups": [],
+        "separate_heart_aces": 0,
+    }
+    assert canonical(old) == doc
+
+
+def test_dump_keeps_a_checkpoint_that_cannot_be_derived() -> None:
+    """Mid-meld the checkpoint differs from the mover's cards and is written."""
+    doc = dump(load(meld_doc()))
+    assert (
+        doc["turn_state"]["checkpoint"]["hand"] == canonical(meld_doc())["turn_state"]["checkpoint"]["hand"]
+    )
+    assert sorted(doc["turn_state"]["checkpoint"]["hand"]) == sorted([*P1_HAND, "4S"])
+
+
+def _ninth_joker(doc: dict) -> dict:
+    """The mover's hand gets a joker taken from nowhere: 9 jokers in the deck."""
+    doc["players"][doc["to_move"]]["hand"].append("JK")
+    return doc
+
+
+def test_a_hand_edit_reports_the_cards_not_the_checkpoint() -> None:
+    """A 9th JK added to the mover's hand is reported as the joker count, whether
+    the document carries no checkpoint (a dump) or a stale one (an older dump, or
+    a phase where the checkpoint is kept)."""
+    dumped = dump(load(example_doc()))
+    with pytest.raises(ValueError, match=r"112-card deck: JK: 9 instead of 8"):
+        load(_ninth_joker(copy.deepcopy(dumped)))
+    stale = copy.deepcopy(dumped)
+    stale["turn_state"]["checkpoint"] = {
+        "hand": dumped["players"][1]["hand"],
+        "groups": [],
+        "separate_heart_aces": 0,
+    }
+    with pytest.raises(ValueError, match=r"112-card deck: JK: 9 instead of 8"):
+        load(_ninth_joker(copy.deepcopy(stale)))
+    with pytest.raises(ValueError, match=r"112-card deck: JK: 9 instead of 8"):
+        load(_ninth_joker(dump(load(meld_doc()))))
+    # a checkpoint that really is wrong is still reported as such
+    wrong = copy.deepcopy(stale)
+    wrong["turn_state"]["checkpoint"]["hand"] = dumped["players"][1]["hand"][1:]
+    with pytest.raises(ValueError, match=r"checkpoint must equal the mover's cards"):
+        load(wrong)

@@ -1,0 +1,92 @@
+"""Positions: JSON documents that fully describe a game between two actions
+(INTERFACES.md §3), like FEN in chess.
+
+* :func:`load` turns a document (a ``dict`` or JSON text) into a
+  :class:`~kanaszta_env.engine.GameBatch` of one game;
+* :func:`dump` turns one game of a batch back into a document;
+* :func:`canonical` is the normal form of a valid document, computed from the
+  document alone (defaults filled in, card names upper-cased, order-free card
+  lists sorted), so that ``dump(load(d)) == canonical(d)``.
+
+Every invalid document raises ``ValueError`` naming the problem. The format,
+with every optional key and its default, is documented in ``docs/position.md``.
+
+The work is split by step: :mod:`.parse` reads each key (with the readers of
+:mod:`.fields`), :mod:`.validate` checks the position as a whole,
+:mod:`.engine_state` converts to and from the engine's arrays (and counts the
+cards), :mod:`.document` writes the canonical document; :mod:`.schema` names
+the format's keys.
+"""
+
+from __future__ import annotations
+
+from ..engine import GameBatch
+from .document import to_doc
+from .engine_state import from_games, to_games
+from .parse import parse
+from .schema import (
+    CHECKPOINT_KEYS,
+    END_NAMES,
+    OPTIONAL_KEYS,
+    PICKUP_KEYS,
+    PICKUP_NAMES,
+    PLAYER_OPTIONAL,
+    PLAYER_REQUIRED,
+    REQUIRED_KEYS,
+    RULE_DEFAULTS,
+    TURN_STATE_KEYS,
+)
+from .validate import check_position, check_turn_state
+
+__all__ = [
+    "CHECKPOINT_KEYS",
+    "END_NAMES",
+    "OPTIONAL_KEYS",
+    "PICKUP_KEYS",
+    "PICKUP_NAMES",
+    "PLAYER_OPTIONAL",
+    "PLAYER_REQUIRED",
+    "REQUIRED_KEYS",
+    "RULE_DEFAULTS",
+    "TURN_STATE_KEYS",
+    "canonical",
+    "dump",
+    "load",
+]
+
+
+def _checked(doc: dict | str) -> tuple[dict, GameBatch]:
+    """The parsed form of ``doc`` and its game, every check run in the order that
+    reports the real problem first: each key, the position as a whole, the card
+    census (on the built state), then the turn state — so that a hand edited
+    without its checkpoint reports the cards, not the checkpoint."""
+    c = parse(doc)
+    check_position(c)
+    games = to_games(c)
+    check_turn_state(c)
+    return c, games
+
+
+def load(doc: dict | str) -> GameBatch:
+    """A batch of one game in the position ``doc`` (a dict or JSON text).
+
+    Raises ``ValueError`` naming the problem if the document is invalid.
+    """
+    return _checked(doc)[1]
+
+
+def canonical(doc: dict | str) -> dict:
+    """The normal form of a valid position: every optional key filled in with its
+    default (except a checkpoint equal to the one ``load`` derives, which is
+    left out), card names upper-cased, hands and other order-free card lists in
+    card-type order, groups in group order (``A 4 … K wild``) with their cards in
+    type order. ``dump(load(doc)) == canonical(doc)``."""
+    return to_doc(_checked(doc)[0])
+
+
+def dump(games: GameBatch, index: int = 0) -> dict:
+    """The position of game ``index`` of ``games`` as a JSON-serialisable dict
+    (the canonical form: see :func:`canonical`)."""
+    if not 0 <= index < games.batch_size:
+        raise IndexError(f"game index {index} outside 0..{games.batch_size - 1}")
+    return to_doc(from_games(games, index))
