@@ -76,12 +76,17 @@ def turn_status(state: State, cfg: np.ndarray) -> str:
     change = groups_change(state.cp_groups[0], state.groups[0, p])
     if phase == PICKUP:
         card = TYPE_NAMES[int(state.pickup_card[0])]
+        opening = "" if state.opened[0, p] else ", and your whole opening"
         parts.append(
-            f"pickup of {card}: meld it with at least two cards from your hand "
-            f"({int(state.pickup_from_hand[0])} so far, R8.1); then the rest of the pile joins your hand"
+            f"penalised pickup of {card}: lay {card} with at least two cards of its rank or wilds from your "
+            f"hand ({min(int(state.pickup_from_hand[0]), 3)} of 3 laid){opening}; then the rest of the pile "
+            f"({int(state.pile_len[0])} cards) joins your hand (R8.3)"
         )
     if change:
         parts.append("this turn: " + " | ".join(change))
+    unfinished = _illegal_groups(state.groups[0, p])
+    if unfinished:
+        parts.append("unfinished: " + "; ".join(unfinished))
     if state.lifted[0] >= 0:
         parts.append(f"{TYPE_NAMES[int(state.lifted[0])]} lifted: place it on another group (R13.2)")
     if phase in (MELD, PICKUP) and not state.opened[0, p] and change:
@@ -265,7 +270,8 @@ def _illegal_groups(groups: np.ndarray) -> list[str]:
             size = (
                 "fewer than 3 cards" if n + w < 3 else "too many wilds" if n + w <= 8 else "more than 8 cards"
             )
-            out.append(f"{GROUP_NAMES[g]} has {n + w} cards ({size}, R10.2)")
+            cards = f"{n + w} card" + ("s" if n + w != 1 else "")
+            out.append(f"{GROUP_NAMES[g]} has {cards} ({size}, R10.2)")
     return out
 
 
