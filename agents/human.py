@@ -126,9 +126,11 @@ class _Session:
         self.out_bonus: dict[int, int] = {}
 
     def say(self, text: str = "") -> None:
+        """Print a line of output."""
         print(text, file=self.out)
 
     def table(self) -> str:
+        """The table from the player's seat (the other hands hidden)."""
         return render_table(self.games.state, self.rules, 0, self.names, viewer=self.seat)
 
     def run(self, seed: int | None, start: dict | None) -> HumanGame:
@@ -165,6 +167,7 @@ class _Session:
         return HumanGame(True, scores, self.record(seed, start, scores), raws)
 
     def record(self, seed: int | None, start: dict | None, scores: list[int] | None = None) -> GameRecord:
+        """The game so far as a record (:mod:`agents.records`)."""
         return make_record(self.rules, self.history, seed=seed if start is None else None, start=start,
                            players=list(self.names), scores=scores)  # fmt: skip
 
@@ -260,6 +263,7 @@ class _Session:
         return None
 
     def save(self, path: str) -> None:
+        """``save FILE``: write the position as a JSON document."""
         if not path:
             self.say("usage: save FILE")
             return

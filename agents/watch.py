@@ -41,6 +41,7 @@ class Show:
     sleep: Callable[[float], None] = time.sleep
 
     def say(self, text: str = "") -> None:
+        """Print a line at once (a watched game is read as it goes)."""
         print(text, file=self.output, flush=True)
 
     def pause(self) -> bool:
@@ -73,11 +74,13 @@ class _Teller:
         self.history: list[int] = []
 
     def start(self, heading: str) -> None:
+        """The heading, the rules and the table before the first move."""
         self.show.say(heading)
         self.show.say(rules_text(self.games.rules))
         self.show.say(self.table())
 
     def table(self) -> str:
+        """The spectator's table (every hand open)."""
         return render_table(self.games.state, self.games.rules, 0, self.names)
 
     def play(self, a: int) -> bool:
@@ -91,6 +94,7 @@ class _Teller:
         return self.tell(lines)
 
     def tell(self, lines: list[str]) -> bool:
+        """Print ``lines``; after a turn, the table if asked and the pause. False to stop."""
         for line in lines:
             self.show.say(line)
         if not lines or self.games.done[0]:

@@ -57,6 +57,7 @@ class CompileNotice(event.Listener):
         return any(part is not None for part, _ in self._running)
 
     def on_start(self, ev: event.Event) -> None:
+        """numba starts compiling a function (it was not in the cache)."""
         part = self.part(ev.data or {})
         outer = self._outer()
         self._running.append((part, time.perf_counter()))
@@ -65,6 +66,7 @@ class CompileNotice(event.Listener):
             LOGGER.warning("compiling %s (first run only)…", PARTS[part])
 
     def on_end(self, ev: event.Event) -> None:
+        """numba has compiled the function of the matching :meth:`on_start`."""
         part, start = self._running.pop()
         if part is not None and not self._outer():
             self.seconds[part] = self.seconds.get(part, 0.0) + time.perf_counter() - start
