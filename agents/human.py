@@ -36,7 +36,6 @@ from kanaszta_env import GameBatch, Rules
 from kanaszta_env import position as positions
 from kanaszta_env.actions import ACTION_NAMES, action_from_name
 from kanaszta_env.cards import TYPE_NAMES, counts_to_cards
-from kanaszta_env.encoding import encode
 from kanaszta_env.engine.compiled import FREE_NAMES, PHASE_NAMES
 from kanaszta_env.envs.render import render_table
 
@@ -142,7 +141,7 @@ class _Session:
             mover = int(self.games.to_move[0])
             agent = self.agents[mover]
             if agent is not None:
-                obs = encode(self.games.state, self.rules, mover)
+                obs = self.games.observe().copy()  # the mover's (no separate encoder kernel to compile)
                 mask = self.games.legal_mask()[0][None]
                 self.apply(int(agent.act(obs, mask, np.array([mover]))[0]))
                 shown = False
@@ -252,7 +251,7 @@ class _Session:
         elif word == "rules":
             self.say(rules_text(self.rules))
         elif word == "hint":
-            obs = encode(self.games.state, self.rules, self.seat)
+            obs = self.games.observe().copy()  # the player is the mover
             self.say(f"HeuristicBot would play {ACTION_NAMES[int(self.adviser.act(obs, mask[None])[0])]}")
         elif word == "save":
             self.save(arg.strip())

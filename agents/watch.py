@@ -20,7 +20,6 @@ import numpy as np
 
 from kanaszta_env import GameBatch, Rules
 from kanaszta_env.actions import action_from_name
-from kanaszta_env.encoding import encode
 from kanaszta_env.envs.render import render_table
 
 from .base import Agent
@@ -132,7 +131,7 @@ def watch(agents: Sequence[Agent], rules: Rules, seed: int, show: Show) -> GameR
     stopped = False
     while not games.done[0] and not stopped:
         mover = int(games.to_move[0])
-        obs = encode(games.state, rules, mover)
+        obs = games.observe().copy()  # the mover's
         a = int(agents[mover].act(obs, games.legal_mask()[0][None], np.array([mover]))[0])
         stopped = not teller.play(a)
     if stopped:
