@@ -84,9 +84,9 @@ def turn_status(state: State, cfg: np.ndarray) -> str:
         )
     if change:
         parts.append("this turn: " + " | ".join(change))
-    unfinished = _illegal_groups(state.groups[0, p])
+    unfinished = _illegal_groups(state.groups[0, p], short=True)
     if unfinished:
-        parts.append("unfinished: " + "; ".join(unfinished))
+        parts.append("unfinished (R10.2): " + ", ".join(unfinished))
     if state.lifted[0] >= 0:
         parts.append(f"{TYPE_NAMES[int(state.lifted[0])]} lifted: place it on another group (R13.2)")
     if phase in (MELD, PICKUP) and not state.opened[0, p] and change:
@@ -257,8 +257,9 @@ def _why_not_discard(state: State, rules: Rules, t: int, p: int) -> str:
     return "not legal now"
 
 
-def _illegal_groups(groups: np.ndarray) -> list[str]:
-    """The groups that would not be legal at the end of melding (R10.2-R10.3)."""
+def _illegal_groups(groups: np.ndarray, short: bool = False) -> list[str]:
+    """The groups that would not be legal at the end of melding (R10.2-R10.3):
+    ``7 has 2 cards (fewer than 3 cards, R10.2)``, or with ``short`` ``7 2 cards``."""
     out = []
     for g in range(NUM_GROUPS):
         n = int(groups[g, :4].sum())
@@ -266,12 +267,14 @@ def _illegal_groups(groups: np.ndarray) -> list[str]:
         if n + w == 0:
             continue
         ok = 3 <= w <= 7 if g == WILD_GROUP else bool(natural_group_legal(n, w))
-        if not ok:
-            size = (
-                "fewer than 3 cards" if n + w < 3 else "too many wilds" if n + w <= 8 else "more than 8 cards"
-            )
-            cards = f"{n + w} card" + ("s" if n + w != 1 else "")
-            out.append(f"{GROUP_NAMES[g]} has {cards} ({size}, R10.2)")
+        if ok:
+            continue
+        why = "fewer than 3 cards" if n + w < 3 else "too many wilds" if n + w <= 8 else "more than 8 cards"
+        cards = f"{n + w} card" + ("s" if n + w != 1 else "")
+        if short:
+            out.append(f"{GROUP_NAMES[g]} {cards}" if n + w < 3 else f"{GROUP_NAMES[g]} {why}")
+        else:
+            out.append(f"{GROUP_NAMES[g]} has {cards} ({why}, R10.2)")
     return out
 
 

@@ -73,10 +73,7 @@ def test_melds_show_the_groups_of_the_turn_and_the_opening_progress() -> None:
     lines = ["draw", "meld_7S", "meld_7H", "discard_QD", "meld_JK_to_7", "discard_QD", "withdraw", "quit"]
     text, _ = play(lines, start=position("pickup-decision"), seat=0)
     assert "you laid 7: 7S (new)" in text and "you laid 7: +7H" in text
-    assert (
-        "this turn: 7: 7S 7H (new) · unfinished: 7 has 2 cards (fewer than 3 cards, R10.2) · opening 10 / 50"
-        in text
-    )
+    assert "this turn: 7: 7S 7H (new) · unfinished (R10.2): 7 2 cards · opening 10 / 50" in text
     assert "discard_QD is not legal now: your groups are not finished: 7 has 2 cards" in text
     assert "this turn: 7: 7S 7H JK (new) · opening 15 / 50" in text
     assert "discard_QD is not legal now: opening 15 / 50: the groups laid this turn do not reach" in text
