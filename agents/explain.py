@@ -91,7 +91,8 @@ def turn_status(state: State, cfg: np.ndarray) -> str:
         parts.append(f"{TYPE_NAMES[int(state.lifted[0])]} lifted: place it on another group (R13.2)")
     if phase in (MELD, PICKUP) and not state.opened[0, p] and change:
         value, minimum = opening_progress(state, cfg, p)
-        parts.append(f"opening {value} / {minimum}" + (" (reached)" if value >= minimum else ""))
+        reached = value >= minimum and not unfinished
+        parts.append(f"opening {value} / {minimum}" + (" (reached)" if reached else ""))
     return " · ".join(parts)
 
 
