@@ -1,25 +1,36 @@
-"""Command-line entry points ``tournament`` and ``play``.
+"""Command-line entry points ``tournament``, ``play``, ``watch`` and ``replay``.
 
-:func:`add_parser` adds both subcommands to an ``argparse`` subparsers object
+:func:`add_parser` adds the subcommands to an ``argparse`` subparsers object
 (the ``kanaszta`` command hooks them in); :func:`run` executes parsed
 arguments. ``python -m agents.cli tournament …`` works on its own::
 
     python -m agents.cli tournament random greedy heuristic search --deals 2000 --out results/bots
-    python -m agents.cli play --opponent heuristic
+    python -m agents.cli play --opponent heuristic --record game.json
     python -m agents.cli play --resume saved.json
+    python -m agents.cli watch random heuristic --speed 0.5 --seed 3
+    python -m agents.cli replay game.json
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from kanaszta_env import Rules
-from kanaszta_env.cli import UsageError, new_parser, non_negative_int, positive_int, read_json, run_cli
+from kanaszta_env.cli import (
+    UsageError,
+    new_parser,
+    non_negative_float,
+    non_negative_int,
+    positive_int,
+    read_json,
+    run_cli,
+)
 from kanaszta_env.rules import OPENING_MINIMA, PRESETS
 
-COMMANDS = ("tournament", "play")
+COMMANDS = ("tournament", "play", "watch", "replay")
 
 
 def _rules_options(p: argparse.ArgumentParser) -> None:
@@ -38,7 +49,7 @@ def _rules_options(p: argparse.ArgumentParser) -> None:
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    """Add the ``tournament`` and ``play`` subcommands."""
+    """Add the ``tournament``, ``play``, ``watch`` and ``replay`` subcommands."""
     t = subparsers.add_parser(
         "tournament",
         help="round robin of agents on duplicate deals",
@@ -88,6 +99,37 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--record", default=None, help="save the game record (JSON) here at the end")
     _rules_options(p)
     p.set_defaults(command="play", func=run)
+    _add_watch_parsers(subparsers)
+
+
+def _add_watch_parsers(subparsers: argparse._SubParsersAction) -> None:
+    w = subparsers.add_parser(
+        "watch",
+        help="watch bots play a hand in the terminal",
+        description="Agents (one per seat, 2-4) play a hand; every turn is told in a line.",
+    )
+    w.add_argument(
+        "agents", nargs="+", help="random, greedy, heuristic, search[:k=v,...] or a .zip checkpoint"
+    )
+    w.add_argument("--speed", type=non_negative_float, default=0.5,
+                   help="seconds to wait after each turn (0: no wait)")  # fmt: skip
+    w.add_argument("--seed", type=non_negative_int, default=None, help="seed of the deal (default: random)")
+    w.add_argument("--table", action="store_true", help="show the table after every turn")
+    w.add_argument("--record", default=None, help="save the game record (JSON) here at the end")
+    _rules_options(w)
+    w.set_defaults(command="watch", func=run)
+    r = subparsers.add_parser(
+        "replay",
+        help="play back a recorded game",
+        description="Play back a game record (kanaszta play/watch --record, or a line of tournament "
+        "--records): a turn at each Enter ('a' runs to the end, 'q' stops), or at --speed.",
+    )
+    r.add_argument("record", help="a record file: JSON, or JSON lines (then see --game)")
+    r.add_argument("--game", type=non_negative_int, default=0, help="which game of a JSON-lines file")
+    r.add_argument("--speed", type=non_negative_float, default=None,
+                   help="seconds between turns instead of waiting for Enter")  # fmt: skip
+    r.add_argument("--table", action="store_true", help="show the table after every turn")
+    r.set_defaults(command="replay", func=run)
 
 
 def _rules(args: argparse.Namespace, players: int, episode: str = "hand") -> Rules:
@@ -106,6 +148,10 @@ def run(args: argparse.Namespace) -> int:
         return _tournament(args)
     if args.command == "play":
         return _play(args)
+    if args.command == "watch":
+        return _watch(args)
+    if args.command == "replay":
+        return _replay(args)
     raise UsageError(f"unknown command {args.command!r}: use one of {COMMANDS}")
 
 
@@ -180,8 +226,61 @@ def _play(args: argparse.Namespace) -> int:
     return 0
 
 
+def _watch(args: argparse.Namespace) -> int:
+    import numpy as np
+
+    from .registry import make_agent
+    from .watch import Show, watch
+
+    if not 2 <= len(args.agents) <= 4:
+        raise UsageError(f"watch needs 2 to 4 agents (one per seat), got {len(args.agents)}")
+    _check_output(args.record, "--record")
+    rules = _rules(args, len(args.agents))
+    agents = [make_agent(spec, rules, seed=q) for q, spec in enumerate(args.agents)]
+    seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % (2**31))
+    record = watch(agents, rules, seed, Show(sys.stdout, speed=args.speed, table=args.table))
+    if args.record:
+        record.save(args.record)
+        print(f"game record saved to {args.record}")
+    return 0
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from .records import GameRecord
+    from .watch import Show, replay_record
+
+    doc = _read_record(args.record, args.game)
+    try:
+        record = GameRecord.from_dict(doc)
+    except (TypeError, ValueError) as error:
+        raise UsageError(f"{args.record} is not a valid game record: {error}") from None
+    replay_record(record, Show(sys.stdout, speed=args.speed, table=args.table or args.speed is None))
+    return 0
+
+
+def _read_record(path: str, game: int) -> dict:
+    """Game ``game`` of a record file: one JSON document, or JSON lines."""
+    import json
+
+    with open(path, encoding="utf-8") as handle:
+        text = handle.read()
+    try:
+        doc = json.loads(text)
+        docs = [doc]
+    except json.JSONDecodeError:
+        try:
+            docs = [json.loads(line) for line in text.splitlines() if line.strip()]
+        except json.JSONDecodeError as error:
+            raise UsageError(f"{path} is neither JSON nor JSON lines: {error}") from None
+    if game >= len(docs):
+        raise UsageError(f"--game {game}: {path} holds {len(docs)} game(s), numbered from 0")
+    if not isinstance(docs[game], dict):
+        raise UsageError(f"{path} is not a game record: expected a JSON object")
+    return docs[game]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m agents.cli {tournament,play} …``"""
+    """``python -m agents.cli {tournament,play,watch,replay} …``"""
 
     def parser() -> argparse.ArgumentParser:
         parser = new_parser("python -m agents.cli", "kanaszta bots and human play")

@@ -4,6 +4,8 @@
     kanaszta eval CKPT …    tournament of trained agents and bots (training/)
     kanaszta tournament …   round robin of bots and checkpoints (agents/)
     kanaszta play …         play a hand in the terminal against a bot (agents/)
+    kanaszta watch A B …    watch bots play a hand, a turn per line (agents/)
+    kanaszta replay RECORD  play back a recorded game (agents/)
     kanaszta position FILE  check a position document and draw it
 
 Subcommands of the upper layers are imported only when used, so the core
@@ -15,6 +17,10 @@ stderr and exit status 2; Ctrl-C ends it with status 130. ``kanaszta --debug
 CMD …`` shows the traceback instead. :func:`run_cli` does this for the
 standalone ``python -m agents.cli`` and ``python -m training.cli`` too, and the
 ``type=`` helpers below (:func:`positive_int` …) check numeric flags.
+
+The first command run with an empty numba cache compiles the kernels; a line
+``compiling the rules kernels (first run only)…`` on stderr says so
+(:mod:`kanaszta_env._numba_cache`).
 """
 
 from __future__ import annotations
@@ -32,6 +38,8 @@ _PROVIDERS = {
     "eval": "training.cli",
     "tournament": "agents.cli",
     "play": "agents.cli",
+    "watch": "agents.cli",
+    "replay": "agents.cli",
 }
 
 #: exit status of a command ended by bad input (as argparse) and by Ctrl-C (128 + SIGINT)
@@ -97,6 +105,17 @@ def bounded_int(minimum: int, even: bool = False) -> Callable[[str], int]:
         return value
 
     return convert
+
+
+def non_negative_float(text: str) -> float:
+    """argparse ``type=``: a finite number >= 0 (delays in seconds)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a non-negative number, got {text!r}")
+    return value
 
 
 positive_int = bounded_int(1)

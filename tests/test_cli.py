@@ -112,7 +112,7 @@ def test_tournament_help_shows_single_percent_signs(capsys) -> None:
 
 def test_train_and_eval_help_render(capsys) -> None:
     """Every help text goes through argparse's %-formatting without error."""
-    for command in ("train", "eval", "play", "position"):
+    for command in ("train", "eval", "play", "watch", "replay", "position"):
         with pytest.raises(SystemExit):
             main([command, "--help"])
         out = capsys.readouterr().out
