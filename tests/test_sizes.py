@@ -50,7 +50,6 @@ PENDING: dict[str, str] = {
     "agents/plan.py": "the search bot's meld planner",
     "agents/plan.py::_plan": "numba kernel of the meld planner",
     "agents/determinise.py::determinise": "numba kernel sampling a hidden state consistent with a view",
-    "agents/human.py::play_human": "the terminal game loop",
 }
 
 
