@@ -70,6 +70,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
 
 
+def dispatch(args: argparse.Namespace, figures: Figures, script: str) -> bool:
+    """Run the worker mode or the ``--against`` comparison if asked; returns
+    whether it did (the benchmark then prints nothing of its own)."""
+    if args.worker:
+        serve(figures)
+        return True
+    if args.against:
+        compare(script, sys.argv[1:], figures, args.against, args.repeats, args.cache_dir)
+        return True
+    return False
+
+
 def serve(figures: Figures) -> None:
     """Worker mode: for each figure name read from stdin, measure one run and
     answer with its rate on stdout (behind a prefix: the package may print)."""

@@ -24,7 +24,7 @@ import tempfile
 import time
 
 import numpy as np
-from against import Figures, add_arguments, compare, compiled, serve
+from against import Figures, add_arguments, compiled, dispatch
 
 
 def kernel_throughput(batch: int, sweeps: int, repeats: int, players: int, variant: str) -> dict:
@@ -146,11 +146,7 @@ def main() -> None:
     parser.add_argument("--skip-compile", action="store_true")
     add_arguments(parser)
     args = parser.parse_args()
-    if args.worker:
-        serve(figures(args))
-        return
-    if args.against:
-        compare(__file__, sys.argv[1:], figures(args), args.against, args.repeats, args.cache_dir)
+    if dispatch(args, figures(args), __file__):
         return
     for players, variant in CONFIGS:
         r = kernel_throughput(args.batch, args.sweeps, args.repeats, players, variant)

@@ -24,11 +24,10 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
-import sys
 import time
 
 import numpy as np
-from against import Figures, add_arguments, compare, compiled, serve
+from against import Figures, add_arguments, compiled, dispatch
 
 
 def aec_rate(seconds: float) -> float:
@@ -139,11 +138,7 @@ def main() -> None:
     parser.add_argument("--num-envs", type=int, default=1024, help="games in the VecEnv")
     add_arguments(parser)
     args = parser.parse_args()
-    if args.worker:
-        serve(figures(args))
-        return
-    if args.against:
-        compare(__file__, sys.argv[1:], figures(args), args.against, args.repeats, args.cache_dir)
+    if dispatch(args, figures(args), __file__):
         return
 
     aec_rate(0.5)  # compile / warm up
