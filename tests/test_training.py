@@ -347,3 +347,11 @@ def test_train_smoke_resume_and_load(tmp_path: Path) -> None:
     rules = Rules(max_turns=20)
     result = play_batch(rules, [agent, RandomBot(seed=0)], np.array([[0, 1], [1, 0]] * 3), np.arange(6))
     assert result.decisions[:, :].sum() > 0 and result.scores.shape == (6, 2)
+
+
+def test_the_rl_extra_installs_what_the_progress_bar_needs():
+    """``train`` passes ``progress_bar=True`` to SB3, whose callback needs tqdm
+    and rich: a fresh install of ``.[rl]`` must have both (it did not)."""
+    from stable_baselines3.common.callbacks import ProgressBarCallback
+
+    assert ProgressBarCallback() is not None
