@@ -9,7 +9,9 @@ Seats are driven by controllers (see :mod:`kanaszta_env.engine.driver`):
 ``"external"`` seats take the actions passed to :meth:`GameBatch.step`;
 ``"random"`` seats play uniformly random legal actions inside the compiled
 step; a callable ``policy(obs, mask) -> actions`` plays a seat from Python, one
-call per batch of the games where that seat is to move. A step applies the
+call per batch of the games where that seat is to move (a policy with a true
+``wants_views`` attribute, such as the compiled bots, is called as
+``policy(obs, mask, views=views)`` with the deciding seats' :meth:`views`). A step applies the
 external actions and then plays every other seat until each game awaits an
 external decision again (or is over), so one call advances the whole table.
 
@@ -32,6 +34,7 @@ import numpy as np
 from ..actions import ACTION_NAMES, NUM_ACTIONS, action_name
 from ..core.observe import encode_batch
 from ..core.state import END_NAMES, PHASE_NAMES, PHASE_OVER, State, copy_state, new_state, select
+from ..core.view import View, fill_views, new_views
 from ..encoding import observation_size
 from ..rules import Rules, resolve_rules
 from . import driver as D
@@ -110,6 +113,7 @@ class GameBatch:
         )  # fmt: skip
         lineup = self.options.lineup(players)
         self.policies = self.options.policies
+        self._wants_views = [bool(getattr(p, "wants_views", False)) for p in self.policies]
         prm = self.options.params(players)
         self.rules = rules
         self.batch_size = batch_size
@@ -270,7 +274,13 @@ class GameBatch:
                 if n == 0:
                     continue
                 progress = True
-                acts = np.asarray(policy(self._pol_obs[:n], self._pol_masks[:n])).reshape(-1)
+                if self._wants_views[k]:
+                    rows = self._idx[:n]
+                    views = self.views(self._state.to_move[rows], games=rows)
+                    acts = policy(self._pol_obs[:n], self._pol_masks[:n], views=views)
+                else:
+                    acts = policy(self._pol_obs[:n], self._pol_masks[:n])
+                acts = np.asarray(acts).reshape(-1)
                 if acts.shape != (n,) or not np.issubdtype(acts.dtype, np.integer):
                     raise ValueError(f"seat policy {policy!r} must return {n} integer actions, got {acts!r}")
                 bad = self._call(D.OP_POLICY, actions=acts.astype(np.int64), arg=n)
@@ -336,6 +346,22 @@ class GameBatch:
             raise ValueError(f"observer seats must lie in 0..{self.rules.num_players - 1}, got {seats!r}")
         out = np.empty((self.batch_size, self.obs_size), dtype=np.float32)
         encode_batch(self._state, self._cfg, np.ascontiguousarray(players), out)
+        return out
+
+    def views(self, seats: np.ndarray | int | None = None, games: np.ndarray | None = None) -> View:
+        """Structured views (:class:`~kanaszta_env.core.view.View`, integer arrays
+        with a leading row axis): the same information as :meth:`observe`, never
+        more. Row ``i`` is seat ``seats[i]``'s view of game ``games[i]`` (default:
+        every game, each seen by the seat to move)."""
+        rows = np.arange(self.batch_size) if games is None else np.asarray(games, dtype=np.int64).reshape(-1)
+        if ((rows < 0) | (rows >= self.batch_size)).any():
+            raise ValueError(f"game indices must lie in 0..{self.batch_size - 1}, got {games!r}")
+        who = self._state.to_move[rows] if seats is None else seats
+        players = np.broadcast_to(np.asarray(who, dtype=np.int64), rows.shape)
+        if ((players < 0) | (players >= self.rules.num_players)).any():
+            raise ValueError(f"observer seats must lie in 0..{self.rules.num_players - 1}, got {seats!r}")
+        out = new_views(rows.shape[0], self.rules.num_players)
+        fill_views(self._state, self._cfg, np.ascontiguousarray(rows), np.ascontiguousarray(players), out)
         return out
 
     @property
