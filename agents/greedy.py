@@ -43,6 +43,7 @@ from kanaszta_env.engine.compiled import (
     I_PICKUP_GROUP,
     I_PILE_N,
     View,
+    borrow,
     view_row,
 )
 
@@ -157,6 +158,7 @@ def greedy_row(mask, v, opt, reserve, tn, tw) -> int:
 
 @njit(cache=True)
 def greedy_batch(views, mask, opt, reserve, tn, tw, out) -> None:
+    views = borrow(views)  # no reference counting of the view's arrays per call
     for i in range(mask.shape[0]):
         out[i] = greedy_row(mask[i], view_row(views, i), opt, reserve, tn, tw)
 

@@ -1,6 +1,6 @@
 """``HeuristicBot``: a rule-based player that plays well.
 
-What it does, from the observation alone:
+What it does, from the observation alone (read as the seat's view):
 
 * **Card counting.** The ``unknown`` piece (the deck minus everything the
   player has seen) and the cards publicly known in the opponent's hand give,
@@ -54,6 +54,7 @@ from kanaszta_env.engine.compiled import (
     I_STOCK_N,
     I_TOP,
     View,
+    borrow,
     view_row,
 )
 
@@ -404,6 +405,7 @@ def meld_plan(v: View, prm: np.ndarray, mode: int, opt, reserve, tn, tw) -> tupl
 
 @njit(cache=True)
 def heuristic_batch(views, mask, opt, reserve, tn, tw, prm, out) -> None:
+    views = borrow(views)  # no reference counting of the view's arrays per call
     for i in range(mask.shape[0]):
         out[i] = heuristic_view(mask[i], view_row(views, i), opt, reserve, tn, tw, prm)
 

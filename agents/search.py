@@ -8,8 +8,9 @@ simulation:
    (:mod:`agents.determinise`: hidden cards dealt at random, public cards
    exactly where they are);
 2. in each sample, apply each candidate and play on with ``HeuristicBot`` for
-   every seat (each simulated player decides from its own encoded
-   observation) for ``horizon`` more turns, or to the end of the hand;
+   every seat (each simulated player decides from its own view, the
+   information of its observation) for ``horizon`` more turns, or to the end
+   of the hand;
 3. score the result for itself: the hand score difference if the hand ended,
    otherwise the table-score difference with the cards in hand counted at a
    fraction ``hand_weight`` of their penalty;
@@ -220,6 +221,8 @@ def search_batch(
     ``values`` (N, K) receives the candidates' mean values of the last search
     of each row; ``v`` is the simulations' scratch view."""
     s = borrow(s)  # no reference counting inside the kernel (core/borrow.py)
+    views = borrow(views)
+    v = borrow(v)
     max_discards = spec[2]
     pm = prm.copy()
     values[:] = np.nan

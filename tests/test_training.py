@@ -21,7 +21,7 @@ from agents.random_bot import RandomBot
 from agents.registry import make_agent
 from kanaszta_env import GameBatch, Rules
 from kanaszta_env.core.state import END_OUT
-from kanaszta_env.encoding import encode, observation_size
+from kanaszta_env.encoding import ObservationSpace, encode, observation_size
 from kanaszta_env.envs import KanasztaVecEnv
 from training.cli import main as cli_main
 from training.config import TrainConfig, parse_config, parse_weights
@@ -244,7 +244,10 @@ def test_pool_sampling_follows_the_weights() -> None:
 def test_count_features_are_the_seats_hand_sizes_and_canastas(players: int) -> None:
     rules = Rules(num_players=players)
     size = observation_size(rules)
-    features = CountFeatures(gym.spaces.Box(-1.0, 1.0, (size,)))
+    with pytest.raises(ValueError, match="does not declare its rules"):
+        CountFeatures(gym.spaces.Box(-1.0, 1.0, (size,)))  # the number of players is never guessed
+    features = CountFeatures(ObservationSpace(rules))
+    assert features.rules == rules
     games, rng = GameBatch(rules, 32), np.random.default_rng(3)
     games.reset(seed=np.arange(32))
     seen_canasta = seen_big_hand = False

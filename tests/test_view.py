@@ -54,6 +54,8 @@ def played(rules: Rules, games: int, steps: int, seed: int) -> list[GameBatch]:
         mask = batch.legal_mask()
         batch.step(np.array([rng.choice(np.flatnonzero(row)) if row.any() else 0 for row in mask]))
         if batch.done.any():
+            if len(snaps) % 2:
+                snaps.append(batch.copy())  # finished games too (phase "over")
             batch.reset(seed=seed + 1000 * (step + 1), which=batch.done)
     return snaps
 

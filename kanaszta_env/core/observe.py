@@ -110,12 +110,12 @@ LAYOUT_PIECES = (
  O_CUT_DECISIONS) = range(len(LAYOUT_PIECES))  # fmt: skip
 
 
-@njit(cache=True)
+@njit(inline="always")
 def _clip(x: float, lo: float, hi: float) -> float:
     return lo if x < lo else (hi if x > hi else x)
 
 
-@njit(cache=True)
+@njit(inline="always")
 def _encode_table(v: View, cfg, o: np.ndarray, c: int) -> int:
     """Every player's table, each piece seat-major with the observer first,
     from slot ``c``; returns the next slot."""
@@ -166,7 +166,7 @@ def _encode_table(v: View, cfg, o: np.ndarray, c: int) -> int:
     return c + players * (3 + NUM_TAX_BRACKETS)
 
 
-@njit(cache=True)
+@njit(inline="always")
 def _encode_turn(v: View, o: np.ndarray, c: int) -> int:
     """The current turn (the mover's pending obligations and what he laid this
     turn), zeros outside the turn phases; returns the next slot."""
@@ -207,7 +207,7 @@ def _encode_turn(v: View, o: np.ndarray, c: int) -> int:
     return c + 4
 
 
-@njit(cache=True)
+@njit(inline="always")
 def encode_view(v: View, cfg, o: np.ndarray) -> int:
     """Write the observation of the row view ``v`` into ``o`` and return the
     number of slots written (the layout of :mod:`kanaszta_env.encoding`)."""
@@ -269,7 +269,14 @@ def encode_games(s, cfg, games: np.ndarray, seats: np.ndarray, out: np.ndarray) 
     """Row ``i`` of ``out`` = player ``seats[i]``'s observation of game ``games[i]``
     (his view, then its encoding). Returns the number of slots written per row."""
     s = borrow(s)  # no reference counting inside the kernel (core/borrow.py)
-    w = new_view(cfg[CFG_PLAYERS])
+    return _encode_rows(s, cfg, games, seats, out, new_view(cfg[CFG_PLAYERS]))
+
+
+@njit(cache=True)
+def _encode_rows(s, cfg, games: np.ndarray, seats: np.ndarray, out: np.ndarray, w: View) -> int:
+    """:func:`encode_games` with the scratch row view ``w`` (an argument, so
+    that it outlives the borrowed copy)."""
+    w = borrow(w)
     c = 0
     for i in range(games.shape[0]):
         fill_view(s, cfg, games[i], seats[i], w)
@@ -292,6 +299,7 @@ def encode_row(s, cfg, b: int, p: int, out: np.ndarray) -> int:
 @njit(cache=True)
 def encode_views(v: View, cfg, out: np.ndarray) -> int:
     """Row ``i`` of ``out`` = the observation of row ``i`` of the batched view ``v``."""
+    v = borrow(v)
     c = 0
     for i in range(out.shape[0]):
         c = encode_view(view_row(v, i), cfg, out[i])
@@ -398,5 +406,6 @@ def decode_view(obs: np.ndarray, lay: np.ndarray, cfg, v: View) -> None:
 @njit(cache=True)
 def decode_views(obs: np.ndarray, lay: np.ndarray, cfg, v: View) -> None:
     """Row ``i`` of the batched view ``v`` from observation row ``obs[i]``."""
+    v = borrow(v)
     for i in range(obs.shape[0]):
         decode_view(obs[i], lay, cfg, view_row(v, i))

@@ -115,6 +115,11 @@ class View(NamedTuple):
         return View(*(a[index] for a in self))
 
 
+#: fields of shape (P,): heart_aces, red_three_debt, twins, hand_size, opened, free, total,
+#: tax_bracket, minimum, last_score
+_SEAT_FIELDS = 10
+
+
 def view_shapes(players: int) -> tuple[tuple[int, ...], ...]:
     """Per-row shape of every :class:`View` field for ``players`` players."""
     T, G, P = NUM_TYPES, NUM_GROUPS, players
@@ -131,16 +136,29 @@ def new_views(n: int, players: int) -> View:
 
 @njit(cache=True)
 def new_view(players: int) -> View:
-    """One zeroed row view (no batch axis), e.g. a workspace of compiled code."""
-    T, G, P = NUM_TYPES, NUM_GROUPS, players
-    i64 = np.int64
+    """One zeroed row view (no batch axis), e.g. the scratch of a compiled
+    kernel: every field is a slice of one buffer (a single allocation)."""
+    T, G, S, P = NUM_TYPES, NUM_GROUPS, GROUP_SLOTS, players
+    per_seat = G * S + T + 2 + _SEAT_FIELDS  # groups, known, red threes, the (P,) fields
+    buf = np.zeros(4 * T + P * per_seat + G * (LOCKED_KINDS + LAID_KINDS) + 2 * CUT_CARDS + I_SIZE, np.int64)
+    c = 4 * T
+    groups = buf[c : c + P * G * S].reshape((P, G, S))
+    c += P * G * S
+    known = buf[c : c + P * T].reshape((P, T))
+    c += P * T
+    red_threes = buf[c : c + 2 * P].reshape((P, 2))
+    s = c + 2 * P  # the (P,) fields, one after the other
+    c = s + _SEAT_FIELDS * P
+    locked = buf[c : c + G * LOCKED_KINDS].reshape((G, LOCKED_KINDS))
+    c += G * LOCKED_KINDS
+    laid = buf[c : c + G * LAID_KINDS].reshape((G, LAID_KINDS))
+    c += G * LAID_KINDS
     return View(
-        np.zeros(T, i64), np.zeros(T, i64), np.zeros(T, i64), np.zeros(T, i64),
-        np.zeros((P, G, GROUP_SLOTS), i64), np.zeros((P, T), i64), np.zeros(P, i64), np.zeros((P, 2), i64),
-        np.zeros(P, i64), np.zeros(P, i64), np.zeros(P, i64), np.zeros(P, i64), np.zeros(P, i64),
-        np.zeros(P, i64), np.zeros(P, i64), np.zeros(P, i64), np.zeros(P, i64),
-        np.zeros((G, LOCKED_KINDS), i64), np.zeros((G, LAID_KINDS), i64), np.zeros(CUT_CARDS, i64),
-        np.zeros(CUT_CARDS, i64), np.zeros(I_SIZE, i64),
+        buf[0:T], buf[T : 2 * T], buf[2 * T : 3 * T], buf[3 * T : 4 * T], groups, known, buf[s : s + P],
+        red_threes, buf[s + P : s + 2 * P], buf[s + 2 * P : s + 3 * P], buf[s + 3 * P : s + 4 * P],
+        buf[s + 4 * P : s + 5 * P], buf[s + 5 * P : s + 6 * P], buf[s + 6 * P : s + 7 * P],
+        buf[s + 7 * P : s + 8 * P], buf[s + 8 * P : s + 9 * P], buf[s + 9 * P : s + 10 * P], locked, laid,
+        buf[c : c + CUT_CARDS], buf[c + CUT_CARDS : c + 2 * CUT_CARDS], buf[c + 2 * CUT_CARDS :],
     )  # fmt: skip
 
 
@@ -155,7 +173,7 @@ def view_row(v: View, i: int) -> View:
     )  # fmt: skip
 
 
-@njit(cache=True)
+@njit(inline="always")
 def tax_bracket(total: int) -> int:
     """R17.1 bracket of a running total: <5000, <7000, <9000, ≥9000."""
     if total < 5000:
@@ -167,7 +185,7 @@ def tax_bracket(total: int) -> int:
     return 3
 
 
-@njit(cache=True)
+@njit(inline="always")
 def derive(v: View) -> None:
     """Fill the derived entries of a row view from its other fields."""
     v.info[I_CUT_INDEX] = CUT_CARDS
@@ -177,12 +195,12 @@ def derive(v: View) -> None:
             break
 
 
-@njit(cache=True)
+@njit(inline="always")
 def _clip(x: int, lo: int, hi: int) -> int:
     return lo if x < lo else (hi if x > hi else x)
 
 
-@njit(cache=True)
+@njit(inline="always")
 def _fill_seats(s, cfg, b: int, p: int, v: View) -> None:
     """The per-seat fields of player ``p``'s view of game ``b`` (``unknown``
     minus the seats' cards; its other terms are in :func:`fill_view`)."""
@@ -220,7 +238,7 @@ def _fill_seats(s, cfg, b: int, p: int, v: View) -> None:
         v.last_score[k] = _clip(s.hand_scores[b, q], -int(HAND_SCORE_SCALE), int(HAND_SCORE_SCALE))
 
 
-@njit(cache=True)
+@njit(inline="always")
 def _fill_turn(s, b: int, v: View) -> None:
     """The current turn's entries (public: everybody sees what the mover does);
     empty in the cut phase and after the end."""
@@ -265,7 +283,7 @@ def _fill_turn(s, b: int, v: View) -> None:
     info[I_NEW_ACES] = max(s.sep_heart_aces[b, mover] - s.cp_sep_heart_aces[b], 0)
 
 
-@njit(cache=True)
+@njit(inline="always")
 def fill_view(s, cfg, b: int, p: int, v: View) -> None:
     """Write player ``p``'s view of game ``b`` into the row view ``v``."""
     P = cfg[CFG_PLAYERS]
