@@ -60,8 +60,9 @@ from .view import (
     View,
     derive,
     fill_view,
-    new_view,
+    view_in,
     view_row,
+    view_size,
 )
 
 NUM_PHASES = 6
@@ -267,20 +268,19 @@ def encode_view(v: View, cfg, o: np.ndarray) -> int:
 @njit(cache=True)
 def encode_games(s, cfg, games: np.ndarray, seats: np.ndarray, out: np.ndarray) -> int:
     """Row ``i`` of ``out`` = player ``seats[i]``'s observation of game ``games[i]``
-    (his view, then its encoding). Returns the number of slots written per row."""
+    (his view, then its encoding). Returns the number of slots written per row.
+
+    One function body loops over the rows (:func:`fill_view` and
+    :func:`encode_view` are inlined): a call that receives the 41-array state
+    costs more than a row's encoding."""
     s = borrow(s)  # no reference counting inside the kernel (core/borrow.py)
-    return _encode_rows(s, cfg, games, seats, out, new_view(cfg[CFG_PLAYERS]))
-
-
-@njit(cache=True)
-def _encode_rows(s, cfg, games: np.ndarray, seats: np.ndarray, out: np.ndarray, w: View) -> int:
-    """:func:`encode_games` with the scratch row view ``w`` (an argument, so
-    that it outlives the borrowed copy)."""
-    w = borrow(w)
+    scratch = np.empty(view_size(cfg[CFG_PLAYERS]), np.int64)  # fill_view writes every entry
+    w = view_in(borrow((scratch,))[0], cfg[CFG_PLAYERS])
     c = 0
     for i in range(games.shape[0]):
         fill_view(s, cfg, games[i], seats[i], w)
         c = encode_view(w, cfg, out[i])
+    scratch[0] = 0  # the buffer stays alive while its borrowed slices are in use
     return c
 
 

@@ -13,6 +13,11 @@ Every field has a leading batch axis (one row per (game, seat) asked for);
 the batch axis), which is what per-decision code reads. Scalars live in
 ``info``, indexed by the ``I_*`` constants.
 
+A view is a tuple of 22 arrays: batch kernels borrow it as they borrow the
+state (``core/borrow.py``), and the helpers below are inlined, since numba
+passes every array of a tuple argument (and reference-counts it) at each call
+level — that cost more than filling the view.
+
 What :func:`fill_view` never reads: the other players' hands (except their
 sizes and their publicly known cards), the stock beyond its known bottom
 cards, the checkpoint hand and the random state — the information-leak tests
@@ -134,13 +139,21 @@ def new_views(n: int, players: int) -> View:
     return View(*(np.zeros((n, *shape), dtype=np.int64) for shape in view_shapes(players)))
 
 
-@njit(cache=True)
-def new_view(players: int) -> View:
-    """One zeroed row view (no batch axis), e.g. the scratch of a compiled
-    kernel: every field is a slice of one buffer (a single allocation)."""
+@njit(inline="always")
+def view_size(players: int) -> int:
+    """Entries of one row view of ``players`` players (see :func:`view_in`)."""
+    per_seat = (
+        NUM_GROUPS * GROUP_SLOTS + NUM_TYPES + 2 + _SEAT_FIELDS
+    )  # groups, known, red threes, (P,) fields
+    return (
+        4 * NUM_TYPES + players * per_seat + NUM_GROUPS * (LOCKED_KINDS + LAID_KINDS) + 2 * CUT_CARDS + I_SIZE
+    )
+
+
+@njit(inline="always")
+def view_in(buf: np.ndarray, players: int) -> View:
+    """A row view whose fields are slices of ``buf`` (``view_size(players)`` int64 entries)."""
     T, G, S, P = NUM_TYPES, NUM_GROUPS, GROUP_SLOTS, players
-    per_seat = G * S + T + 2 + _SEAT_FIELDS  # groups, known, red threes, the (P,) fields
-    buf = np.zeros(4 * T + P * per_seat + G * (LOCKED_KINDS + LAID_KINDS) + 2 * CUT_CARDS + I_SIZE, np.int64)
     c = 4 * T
     groups = buf[c : c + P * G * S].reshape((P, G, S))
     c += P * G * S
@@ -160,6 +173,13 @@ def new_view(players: int) -> View:
         buf[s + 7 * P : s + 8 * P], buf[s + 8 * P : s + 9 * P], buf[s + 9 * P : s + 10 * P], locked, laid,
         buf[c : c + CUT_CARDS], buf[c + CUT_CARDS : c + 2 * CUT_CARDS], buf[c + 2 * CUT_CARDS :],
     )  # fmt: skip
+
+
+@njit(cache=True)
+def new_view(players: int) -> View:
+    """One zeroed row view (no batch axis), e.g. the scratch of a compiled
+    kernel: every field is a slice of one buffer (a single allocation)."""
+    return view_in(np.zeros(view_size(players), np.int64), players)
 
 
 @njit(cache=True)
@@ -337,5 +357,6 @@ def fill_view(s, cfg, b: int, p: int, v: View) -> None:
 def fill_views(s, cfg, games: np.ndarray, seats: np.ndarray, v: View) -> None:
     """Row ``i`` of the batched view ``v`` = player ``seats[i]``'s view of game ``games[i]``."""
     s = borrow(s)  # no reference counting inside the kernel (core/borrow.py)
+    v = borrow(v)
     for i in range(games.shape[0]):
         fill_view(s, cfg, games[i], seats[i], view_row(v, i))
