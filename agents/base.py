@@ -96,6 +96,24 @@ def check_actions(actions: np.ndarray, mask: np.ndarray, who: str) -> np.ndarray
     return actions
 
 
+def _agent_views(
+    games: GameBatch, buf: View | None, movers: np.ndarray, groups: list[np.ndarray], agents: Sequence[Agent]
+) -> list[View | None]:
+    """The views of the rows ``groups[i]`` for each agent that wants views (else
+    ``None``), filled by one engine call into consecutive rows of ``buf``."""
+    out: list[View | None] = [None] * len(agents)
+    wanted = [i for i, agent in enumerate(agents) if agent.wants_views and groups[i].size]
+    if buf is None or not wanted:
+        return out
+    order = np.concatenate([groups[i] for i in wanted])
+    filled = games.views(movers[order], order, buf.rows(slice(0, order.size)))
+    start = 0
+    for i in wanted:
+        out[i] = filled.rows(slice(start, start + groups[i].size))
+        start += groups[i].size
+    return out
+
+
 @dataclass
 class BatchResult:
     """Outcome of :func:`play_batch`, one row per game."""
@@ -142,6 +160,7 @@ def play_batch(
             agent.setup(rules)
         agent.reset(B * P)
     obs = np.empty((B, observation_size(rules)), dtype=np.float32)
+    views = None if not any(agent.wants_views for agent in agents) else games.views()  # a reused buffer
     actions = np.zeros(B, dtype=np.int64)
     decisions = np.zeros((B, P), dtype=np.int64)
     history: list[list[int]] = [[] for _ in range(B)] if record else []
@@ -155,14 +174,15 @@ def play_batch(
         encode(games.state, rules, movers, out=obs)
         owner = seats[rows_all, movers]
         actions[:] = 0
+        groups = [np.flatnonzero(active & (owner == i)) for i in range(len(agents))]
+        seen = _agent_views(games, views, movers, groups, agents)
         for i, agent in enumerate(agents):
-            rows = np.flatnonzero(active & (owner == i))
+            rows = groups[i]
             if rows.size == 0:
                 continue
             m = mask[rows]
-            if agent.wants_views:
-                views = games.views(movers[rows], games=rows)
-                chosen = agent.act(obs[rows], m, rows * P + movers[rows], views=views)  # type: ignore[call-arg]
+            if seen[i] is not None:
+                chosen = agent.act(obs[rows], m, rows * P + movers[rows], views=seen[i])  # type: ignore[call-arg]
             else:
                 chosen = agent.act(obs[rows], m, rows * P + movers[rows])
             actions[rows] = check_actions(chosen, m, agent.name)

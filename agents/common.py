@@ -75,13 +75,17 @@ class CompiledBot(Agent):
     def setup(self, rules: Rules) -> None:
         self.rules = rules
         self.work = Workspace(rules.num_players)
+        self._decoded: View | None = None  # views decoded from observations (grown, reused)
 
     def _inputs(self, obs: np.ndarray, mask: np.ndarray, views: View | None) -> tuple[View, np.ndarray]:
         """The views of the rows (decoded from ``obs`` unless given) and the mask, checked."""
         mask = np.ascontiguousarray(mask, dtype=np.bool_)
         if views is None:
+            n = len(obs)
+            if self._decoded is None or self._decoded.info.shape[0] < n:
+                self._decoded = new_views(max(n, 64), self.rules.num_players)
             try:
-                views = decode(obs, self.rules)
+                views = decode(obs, self.rules, self._decoded.rows(slice(0, n)))
             except ValueError as error:
                 raise ValueError(f"{self.name}: {error}") from None
         n, players = views.info.shape[0], self.rules.num_players

@@ -57,6 +57,7 @@ __all__ = [
     "encode",
     "encode_view_batch",
     "layout",
+    "new_views",
     "observation_bounds",
     "observation_size",
     "observation_spec",
@@ -268,10 +269,10 @@ def encode(
     seats = np.broadcast_to(np.asarray(players, dtype=np.int64), (batch,))
     if ((seats < 0) | (seats >= rules.num_players)).any():
         raise ValueError(f"observer seats must lie in 0..{rules.num_players - 1}, got {players!r}")
-    size = observation_size(rules)
+    _, cfg, size = _decoding(rules)
     if out is None:
         out = np.empty((batch, size), dtype=np.float32)
-    written = encode_batch(state, rules.to_config(), np.ascontiguousarray(seats), out)
+    written = encode_batch(state, cfg, np.ascontiguousarray(seats), out)
     if batch and written != size:
         raise AssertionError(f"observation kernel wrote {written} slots, the spec declares {size}")
     return out
@@ -296,7 +297,8 @@ def spec_markdown(rules: Rules | None = None) -> str:
 
 @lru_cache(maxsize=32)
 def _decoding(rules: Rules) -> tuple[np.ndarray, np.ndarray, int]:
-    """Layout vector, config vector and observation size of ``rules`` (cached)."""
+    """Layout vector, config vector and observation size of ``rules`` (cached:
+    building the spec costs more than encoding a small batch; never written)."""
     return layout(rules), rules.to_config(), observation_size(rules)
 
 
@@ -311,7 +313,8 @@ def decode(obs: np.ndarray, rules: Rules | None = None, out: View | None = None)
     """The batched :class:`View` of observation rows ``obs`` (N, D) (or one row):
     the exact inverse of the encoder, for callers that hold only observations.
     Code that holds the games should ask the engine for views instead
-    (:meth:`kanaszta_env.engine.GameBatch.views`)."""
+    (:meth:`kanaszta_env.engine.GameBatch.views`). ``out`` (N rows) is
+    overwritten and returned if given."""
     rules = rules or Rules()
     lay, cfg, size = _decoding(rules)
     obs = np.ascontiguousarray(obs, dtype=np.float32)
@@ -323,6 +326,8 @@ def decode(obs: np.ndarray, rules: Rules | None = None, out: View | None = None)
         )
     if out is None:
         out = new_views(obs.shape[0], rules.num_players)
+    elif out.info.shape[0] != obs.shape[0] or out.groups.shape[1] != rules.num_players:
+        raise ValueError(f"out must hold {obs.shape[0]} views of {rules.num_players} players")
     decode_views(obs, lay, cfg, out)
     return out
 

@@ -292,6 +292,11 @@ def test_imitation_labels_every_decision_with_the_teacher_and_fit_learns_it() ->
     def agreement() -> float:
         return float((PPOAgent.from_sb3(model.policy).act(data.obs, data.mask) == data.action).mean())
 
+    agent = PPOAgent.from_sb3(model.policy)  # the rules come from the declared observation space
+    assert agent.trained_rules == config.rules()
+    with pytest.raises(ValueError, match=r"\(2 players\); these rules \(3 players\)"):
+        agent.setup(Rules(num_players=3))
+
     before = agreement()
     stats = fit(model, data, epochs=20, batch_size=64, learning_rate=3e-3)
     after = agreement()

@@ -114,6 +114,7 @@ class GameBatch:
         lineup = self.options.lineup(players)
         self.policies = self.options.policies
         self._wants_views = [bool(getattr(p, "wants_views", False)) for p in self.policies]
+        self._pol_views: View | None = None
         prm = self.options.params(players)
         self.rules = rules
         self.batch_size = batch_size
@@ -136,6 +137,7 @@ class GameBatch:
         self._no_actions = np.zeros(0, dtype=np.int64)
         self._actions = np.zeros(batch_size, dtype=np.int64)
         self._drive = None
+        self._fill = None
 
     # --- the compiled driver ------------------------------------------------------
     def _call(self, op: int, actions=None, obs=None, arg: int = 0, seeds=None, which=None, idx=None) -> int:
@@ -275,8 +277,10 @@ class GameBatch:
                     continue
                 progress = True
                 if self._wants_views[k]:
+                    if self._pol_views is None:  # reused like the observations: valid during the call
+                        self._pol_views = new_views(self.batch_size, self.rules.num_players)
                     rows = self._idx[:n]
-                    views = self.views(self._state.to_move[rows], games=rows)
+                    views = self.views(self._state.to_move[rows], rows, self._pol_views.rows(slice(0, n)))
                     acts = policy(self._pol_obs[:n], self._pol_masks[:n], views=views)
                 else:
                     acts = policy(self._pol_obs[:n], self._pol_masks[:n])
@@ -321,7 +325,7 @@ class GameBatch:
         if len(state.phase) != self.batch_size or state.hand.shape[1] != self.rules.num_players:
             raise ValueError("the state does not match this batch's size and number of players")
         self._state = State(*(np.ascontiguousarray(a) for a in state))
-        self._drive = None  # the compiled entry is typed on the arrays it was given
+        self._drive = self._fill = None  # the compiled entries are typed on the arrays they were given
         self.adopt()
 
     def legal_mask(self) -> np.ndarray:
@@ -348,11 +352,13 @@ class GameBatch:
         encode_batch(self._state, self._cfg, np.ascontiguousarray(players), out)
         return out
 
-    def views(self, seats: np.ndarray | int | None = None, games: np.ndarray | None = None) -> View:
+    def views(
+        self, seats: np.ndarray | int | None = None, games: np.ndarray | None = None, out: View | None = None
+    ) -> View:
         """Structured views (:class:`~kanaszta_env.core.view.View`, integer arrays
         with a leading row axis): the same information as :meth:`observe`, never
         more. Row ``i`` is seat ``seats[i]``'s view of game ``games[i]`` (default:
-        every game, each seen by the seat to move)."""
+        every game, each seen by the seat to move); written into ``out`` if given."""
         rows = np.arange(self.batch_size) if games is None else np.asarray(games, dtype=np.int64).reshape(-1)
         if ((rows < 0) | (rows >= self.batch_size)).any():
             raise ValueError(f"game indices must lie in 0..{self.batch_size - 1}, got {games!r}")
@@ -360,8 +366,21 @@ class GameBatch:
         players = np.broadcast_to(np.asarray(who, dtype=np.int64), rows.shape)
         if ((players < 0) | (players >= self.rules.num_players)).any():
             raise ValueError(f"observer seats must lie in 0..{self.rules.num_players - 1}, got {seats!r}")
-        out = new_views(rows.shape[0], self.rules.num_players)
-        fill_views(self._state, self._cfg, np.ascontiguousarray(rows), np.ascontiguousarray(players), out)
+        if out is None:
+            out = new_views(rows.shape[0], self.rules.num_players)
+        elif (
+            out.info.shape[0] != rows.shape[0]
+            or out.groups.shape[1] != self.rules.num_players
+            or not all(a.dtype == np.int64 and a.flags.c_contiguous for a in out)
+        ):
+            raise ValueError(
+                f"out must hold {rows.shape[0]} views of {self.rules.num_players} players "
+                "(contiguous int64 arrays, e.g. rows of kanaszta_env.encoding.new_views)"
+            )
+        args = (self._state, self._cfg, np.ascontiguousarray(rows), np.ascontiguousarray(players), out)
+        if self._fill is None:  # skips numba's type resolution of the 63 arrays on later calls
+            self._fill = D.compiled_entry(fill_views, *args)
+        self._fill(*args)
         return out
 
     @property
@@ -455,7 +474,9 @@ class GameBatch:
 
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
-        state["_drive"] = None  # compiled entries do not pickle; recompiled (from cache) on use
+        state["_drive"] = state["_fill"] = (
+            None  # compiled entries do not pickle; recompiled (from cache) on use
+        )
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
