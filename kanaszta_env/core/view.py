@@ -47,7 +47,8 @@ from .borrow import borrow
 from .legal import opening_minimum
 from .state import PHASE_CUT, PHASE_OVER
 
-#: the observation's scales of unbounded counts; the view clips at them (R-independent)
+#: the observation's scales of unbounded counts (an encoded value is count ÷ scale, at most 1):
+#: the view clips these counts at their scale too
 HAND_SIZE_SCALE = 64.0
 TWINS_SCALE = 10.0
 HAND_SCORE_SCALE = 2000.0
