@@ -11,6 +11,15 @@ game reaches an agent. Agents that keep memory between decisions (per game
 and seat) receive ``slots``: one stable integer per row naming the (game,
 seat) it comes from, in ``0 .. n-1`` after :meth:`Agent.reset` ``(n)``.
 
+Agents that read the structured view of the deciding seats rather than the
+float vector (the compiled bots) set :attr:`Agent.wants_views`; whoever holds
+the games then passes ``views=`` (the engine's
+:meth:`~kanaszta_env.engine.GameBatch.views`: the same information as ``obs``
+as integer arrays) — :func:`play_batch` does, and so does the engine when such
+an agent sits in a seat of a :class:`~kanaszta_env.engine.GameBatch` or of the
+environments. Given only observations, such an agent decodes them
+(:func:`kanaszta_env.encoding.decode`, the exact inverse of the encoder).
+
 :func:`play_batch` runs a batch of :class:`~kanaszta_env.engine.GameBatch`
 games with agents in given seats and returns the scores and, on request, the
 action records.
@@ -25,13 +34,15 @@ import numpy as np
 
 from kanaszta_env import GameBatch, Rules
 from kanaszta_env.actions import ACTION_NAMES
-from kanaszta_env.encoding import encode, observation_size
+from kanaszta_env.encoding import View, encode, observation_size
 
 
 class Agent:
     """Base class of batched policies. Subclasses implement :meth:`act`."""
 
     name = "agent"
+    #: the agent reads ``views=`` when it is given (see the module docstring)
+    wants_views = False
 
     def setup(self, rules: Rules) -> None:
         """Called once with the rules of the games the agent is about to play."""
@@ -41,12 +52,16 @@ class Agent:
         """Forget per-game memory; ``n`` slots will be used by the next games."""
 
     def act(self, obs: np.ndarray, mask: np.ndarray, slots: np.ndarray | None = None) -> np.ndarray:
-        """One legal action id per row of ``obs`` (N, D) / ``mask`` (N, 200)."""
+        """One legal action id per row of ``obs`` (N, D) / ``mask`` (N, 200).
+        An agent with :attr:`wants_views` also takes ``views: View | None = None``."""
         raise NotImplementedError
 
-    def __call__(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    def __call__(self, obs: np.ndarray, mask: np.ndarray, views: View | None = None) -> np.ndarray:
         """``policy(obs, mask)``: the callable form the environment wrappers take
-        as opponents (``KanasztaGymEnv(opponents=HeuristicBot())``)."""
+        as opponents (``KanasztaGymEnv(opponents=HeuristicBot())``); the engine
+        adds ``views=`` for an agent that :attr:`wants_views`."""
+        if self.wants_views and views is not None:
+            return self.act(obs, mask, views=views)  # type: ignore[call-arg]
         return self.act(obs, mask)
 
     def __repr__(self) -> str:
@@ -81,6 +96,24 @@ def check_actions(actions: np.ndarray, mask: np.ndarray, who: str) -> np.ndarray
     return actions
 
 
+def _agent_views(
+    games: GameBatch, buf: View | None, movers: np.ndarray, groups: list[np.ndarray], agents: Sequence[Agent]
+) -> list[View | None]:
+    """The views of the rows ``groups[i]`` for each agent that wants views (else
+    ``None``), filled by one engine call into consecutive rows of ``buf``."""
+    out: list[View | None] = [None] * len(agents)
+    wanted = [i for i, agent in enumerate(agents) if agent.wants_views and groups[i].size]
+    if buf is None or not wanted:
+        return out
+    order = np.concatenate([groups[i] for i in wanted])
+    filled = games.views(movers[order], order, buf.rows(slice(0, order.size)))
+    start = 0
+    for i in wanted:
+        out[i] = filled.rows(slice(start, start + groups[i].size))
+        start += groups[i].size
+    return out
+
+
 @dataclass
 class BatchResult:
     """Outcome of :func:`play_batch`, one row per game."""
@@ -108,7 +141,8 @@ def play_batch(
     ``seats[b, q]`` is the index in ``agents`` of the agent in seat ``q`` of game
     ``b``; game ``b`` is dealt from ``seeds[b]``. Each agent receives only the
     observations of its own seats (:func:`kanaszta_env.encoding.encode`) and
-    their legal masks; its ``slots`` are ``b * P + q``. With ``record`` the
+    their legal masks (and, if it :attr:`~Agent.wants_views`, their views);
+    its ``slots`` are ``b * P + q``. With ``record`` the
     action ids of every game are kept (see :mod:`agents.records`).
     ``on_step(n_finished)`` is called after every step (progress bars).
     """
@@ -126,6 +160,7 @@ def play_batch(
             agent.setup(rules)
         agent.reset(B * P)
     obs = np.empty((B, observation_size(rules)), dtype=np.float32)
+    views = None if not any(agent.wants_views for agent in agents) else games.views()  # a reused buffer
     actions = np.zeros(B, dtype=np.int64)
     decisions = np.zeros((B, P), dtype=np.int64)
     history: list[list[int]] = [[] for _ in range(B)] if record else []
@@ -139,12 +174,17 @@ def play_batch(
         encode(games.state, rules, movers, out=obs)
         owner = seats[rows_all, movers]
         actions[:] = 0
+        groups = [np.flatnonzero(active & (owner == i)) for i in range(len(agents))]
+        seen = _agent_views(games, views, movers, groups, agents)
         for i, agent in enumerate(agents):
-            rows = np.flatnonzero(active & (owner == i))
+            rows = groups[i]
             if rows.size == 0:
                 continue
             m = mask[rows]
-            chosen = agent.act(obs[rows], m, rows * P + movers[rows])
+            if seen[i] is not None:
+                chosen = agent.act(obs[rows], m, rows * P + movers[rows], views=seen[i])  # type: ignore[call-arg]
+            else:
+                chosen = agent.act(obs[rows], m, rows * P + movers[rows])
             actions[rows] = check_actions(chosen, m, agent.name)
         decisions[rows_all[active], movers[active]] += 1
         if record:

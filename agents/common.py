@@ -1,6 +1,14 @@
 """Pieces shared by the compiled rule-based bots: a Python base class that
-holds the observation layout and workspaces, and compiled helpers for the
-meld and pickup phases (plan, emit, and the always-legal fallbacks)."""
+takes the seats' views (or decodes them from observations) and holds the
+workspaces, and compiled helpers for the meld and pickup phases (plan, emit,
+and the always-legal fallbacks).
+
+The bots read the engine's structured view of a seat
+(:class:`kanaszta_env.engine.compiled.View`): integer counts of what that seat
+may see, the same information as its observation. :func:`play_batch
+<agents.base.play_batch>` and the engine's Python-policy seats hand them the
+views; a caller that has only observations gets them decoded by
+:func:`kanaszta_env.encoding.decode`, the exact inverse of the encoder."""
 
 from __future__ import annotations
 
@@ -9,8 +17,24 @@ from numba import njit
 
 from kanaszta_env import Rules
 from kanaszta_env import actions as A
-from kanaszta_env.cards import HEART_ACE, NUM_TYPES, TYPE_GROUP
-from kanaszta_env.encoding import observation_size
+from kanaszta_env.cards import HEART_ACE, NUM_TYPES, TYPE_GROUP, WILD_TYPES
+from kanaszta_env.encoding import decode
+from kanaszta_env.engine.compiled import (
+    I_HEART_ACES,
+    I_LIFTED,
+    I_LIFTED_FROM,
+    I_PHASE,
+    I_PICKUP_FROM_HAND,
+    I_PICKUP_GROUP,
+    PHASE_CUT,
+    PHASE_DISCARD,
+    PHASE_DRAW,
+    PHASE_MELD,
+    PHASE_OVER,
+    PHASE_PICKUP,
+    View,
+    new_views,
+)
 
 from .base import Agent
 from .plan import (
@@ -23,28 +47,17 @@ from .plan import (
     next_meld_action,
     plan_melds,
 )
-from .view import (
-    I_HEART_ACES,
-    I_LIFTED,
-    I_LIFTED_FROM,
-    I_MINIMUM,
-    I_PHASE,
-    I_PICKUP_FROM_HAND,
-    I_PICKUP_GROUP,
-    View,
-    layout,
-    new_view,
-)
 
-PHASE_CUT, PHASE_DRAW, PHASE_MELD, PHASE_DISCARD, PHASE_PICKUP, PHASE_OVER = range(6)
-_LIFTED_TYPE = np.array([4, 5, 6, 7, 52], dtype=np.int64)
+__all__ = ["PHASE_CUT", "PHASE_DISCARD", "PHASE_DRAW", "PHASE_MELD", "PHASE_OVER", "PHASE_PICKUP"]
+
+_LIFTED_TYPE = np.array(WILD_TYPES, dtype=np.int64)  # card type of a lifted wild by its wild slot
 
 
 class Workspace:
     """Scratch arrays of one compiled bot (reused across calls)."""
 
     def __init__(self, players: int) -> None:
-        self.view: View = new_view(players)
+        self.view: View = new_views(1, players).rows(0)  # a row view (the search's simulations)
         self.tn = np.zeros(12, dtype=np.int64)
         self.tw = np.zeros(12, dtype=np.int64)
         self.reserve = np.zeros(NUM_TYPES, dtype=np.int64)
@@ -52,28 +65,37 @@ class Workspace:
 
 
 class CompiledBot(Agent):
-    """A bot whose decisions are a numba kernel over observation rows."""
+    """A bot whose decisions are a numba kernel over the rows of a batched view."""
+
+    wants_views = True
 
     def __init__(self, rules: Rules | None = None) -> None:
         self.setup(rules or Rules())
 
     def setup(self, rules: Rules) -> None:
         self.rules = rules
-        self.layout = layout(rules)
-        self.obs_size = observation_size(rules)
         self.work = Workspace(rules.num_players)
+        self._decoded: View | None = None  # views decoded from observations (grown, reused)
 
-    def _check(self, obs: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        obs = np.ascontiguousarray(obs, dtype=np.float32)
+    def _inputs(self, obs: np.ndarray, mask: np.ndarray, views: View | None) -> tuple[View, np.ndarray]:
+        """The views of the rows (decoded from ``obs`` unless given) and the mask, checked."""
         mask = np.ascontiguousarray(mask, dtype=np.bool_)
-        if obs.ndim != 2 or obs.shape[1] != self.obs_size:
+        if views is None:
+            n = len(obs)
+            if self._decoded is None or self._decoded.info.shape[0] < n:
+                self._decoded = new_views(max(n, 64), self.rules.num_players)
+            try:
+                views = decode(obs, self.rules, self._decoded.rows(slice(0, n)))
+            except ValueError as error:
+                raise ValueError(f"{self.name}: {error}") from None
+        n, players = views.info.shape[0], self.rules.num_players
+        if views.groups.shape[1:2] != (players,):
             raise ValueError(
-                f"{self.name} expects observations of {self.obs_size} slots "
-                f"({self.rules.num_players} players), got shape {obs.shape}"
+                f"{self.name} is set up for {players} players, the views have {views.groups.shape[1]}"
             )
-        if mask.shape != (obs.shape[0], A.NUM_ACTIONS):
-            raise ValueError(f"mask must have shape ({obs.shape[0]}, {A.NUM_ACTIONS}), got {mask.shape}")
-        return obs, mask
+        if mask.shape != (n, A.NUM_ACTIONS):
+            raise ValueError(f"mask must have shape ({n}, {A.NUM_ACTIONS}), got {mask.shape}")
+        return views, mask
 
 
 @njit(cache=True)
@@ -120,7 +142,7 @@ def make_plan(v: View, opt: np.ndarray, reserve: np.ndarray, tn, tw) -> tuple[in
     opt[P_FORCE_GROUP] = force
     opt[P_FORCE_NEED] = max(3 - info[I_PICKUP_FROM_HAND], 0) if force >= 0 else 0
     return plan_melds(
-        v.hand, v.groups[0], v.locked, v.laid, v.opened[0] == 1, info[I_MINIMUM], heart, reserve, opt, tn, tw
+        v.hand, v.groups[0], v.locked, v.laid, v.opened[0] == 1, v.minimum[0], heart, reserve, opt, tn, tw
     )
 
 

@@ -1,11 +1,12 @@
-"""Determinisation: a full game state consistent with one player's observation.
+"""Determinisation: a full game state consistent with one player's view.
 
 The search bot cannot see the other hands or the stock, so it samples them:
 the cards of the ``unknown`` piece (the deck minus everything the player has
 seen) are dealt at random to the hidden part of the other hands (their
 publicly known cards stay) and to the unknown part of the stock (its known
 bottom cards stay at the bottom); red threes go only to the stock, since a
-hand never holds one (R4). Everything public is copied from the observation.
+hand never holds one (R4). Everything public is copied from the view (the
+engine's structured view of the seat, the same information as its observation).
 The order of the discard pile below its top card is not observed and is
 sampled too.
 
@@ -22,10 +23,7 @@ import numpy as np
 from numba import njit
 
 from kanaszta_env.cards import DECK_SIZE, IS_RED_THREE, NUM_TYPES
-from kanaszta_env.engine.compiled import below, next_u64
-
-from .plan import NAT_TYPE
-from .view import (
+from kanaszta_env.engine.compiled import (
     I_FRESH,
     I_HAND_NUMBER,
     I_MOVER,
@@ -41,51 +39,38 @@ from .view import (
     I_TOP,
     I_TOP_OWNER,
     I_TURN,
-    L_PLAYERS,
-    L_TARGET,
-    O_COLLECTION,
-    O_LAST_SCORE,
-    O_TOTAL,
     View,
-    decode,
+    below,
+    next_u64,
 )
 
-_HAND_SCORE_SCALE = 2000.0
+from .plan import NAT_TYPE
 
 
 @njit(cache=True)
-def _n(x: float, scale: float) -> int:
-    return int(np.floor(x * scale + 0.5))
-
-
-@njit(cache=True)
-def determinise(obs: np.ndarray, lay: np.ndarray, v: View, s, b: int, seed: np.uint64) -> None:
-    """Write into game ``b`` of the state batch ``s`` a game consistent with
-    observation ``obs`` (observer in seat 0), sampling hidden cards from ``seed``."""
-    decode(obs, lay, v)
-    P = lay[L_PLAYERS]
+def determinise(v: View, s, b: int, seed: np.uint64) -> None:
+    """Write into game ``b`` of the state batch ``s`` a game consistent with the
+    row view ``v`` (observer in seat 0), sampling hidden cards from ``seed``."""
+    P = v.groups.shape[0]
     info = v.info
     rng = np.zeros(1, dtype=np.uint64)
     rng[0] = seed
     next_u64(rng, 0)
     # --- public per-player facts -------------------------------------------------
-    col = lay[O_COLLECTION]
     starter = (P - info[I_STARTER_OFFSET]) % P
     turn = info[I_TURN]
-    target = float(lay[L_TARGET])
     for q in range(P):
         s.groups[b, q] = v.groups[q]
         s.sep_heart_aces[b, q] = v.heart_aces[q]
-        s.red_threes[b, q, 0] = _n(obs[col + 4 * q + 1], 2.0)
-        s.red_threes[b, q, 1] = _n(obs[col + 4 * q + 2], 2.0)
-        s.red_three_debt[b, q] = _n(obs[col + 4 * q + 3], 4.0)
+        s.red_threes[b, q] = v.red_threes[q]
+        s.red_three_debt[b, q] = v.red_three_debt[q]
         s.twins[b, q] = v.twins[q]
         s.opened[b, q] = v.opened[q]
         s.free_pickup[b, q] = v.free[q]
         s.known[b, q] = v.known[q]
         s.turns_played[b, q] = (turn - (q - starter + P) % P + P - 1) // P
-        s.totals[b, q] = _n(obs[lay[O_TOTAL] + q], target)
-        s.hand_scores[b, q] = _n(obs[lay[O_LAST_SCORE] + q], _HAND_SCORE_SCALE)
+        s.totals[b, q] = v.total[q]
+        s.hand_scores[b, q] = v.last_score[q]
     s.hand[b, 0] = v.hand
     # --- the hidden cards: dealt to the other hands and the stock ---------------------
     pool = np.empty(DECK_SIZE, dtype=np.int64)

@@ -36,6 +36,16 @@ from kanaszta_env.cards import (
     NUM_TYPES,
     TYPE_GROUP,
 )
+from kanaszta_env.engine.compiled import (
+    I_CUT_INDEX,
+    I_HEART_ACES,
+    I_PHASE,
+    I_PICKUP_GROUP,
+    I_PILE_N,
+    View,
+    borrow,
+    view_row,
+)
 
 from .common import (
     PHASE_CUT,
@@ -51,7 +61,6 @@ from .common import (
     rank_count,
 )
 from .plan import P_KEEP, P_MIN_LEFT, P_NEW_GROUPS, P_PAIRS, P_SPARE_WILDS, P_WANT_OUT, PLAN_OK
-from .view import I_CUT_INDEX, I_HEART_ACES, I_PHASE, I_PICKUP_GROUP, I_PILE_N, View, decode
 
 _VALUE = CARD_VALUE.astype(np.int64)
 MIN_LEFT = 4  # cards kept in hand while melding until the first canasta (three after the discard)
@@ -114,8 +123,8 @@ def greedy_options(opt: np.ndarray, going_out: bool) -> None:
 
 
 @njit(cache=True)
-def greedy_row(obs, mask, lay, v, opt, reserve, tn, tw) -> int:
-    decode(obs, lay, v)
+def greedy_row(mask, v, opt, reserve, tn, tw) -> int:
+    """The greedy action for one row view ``v``."""
     phase = v.info[I_PHASE]
     if phase == PHASE_CUT:
         t = v.cut[v.info[I_CUT_INDEX]] if v.info[I_CUT_INDEX] < 3 else -1
@@ -148,9 +157,10 @@ def greedy_row(obs, mask, lay, v, opt, reserve, tn, tw) -> int:
 
 
 @njit(cache=True)
-def greedy_batch(obs, mask, lay, v, opt, reserve, tn, tw, out) -> None:
-    for i in range(obs.shape[0]):
-        out[i] = greedy_row(obs[i], mask[i], lay, v, opt, reserve, tn, tw)
+def greedy_batch(views, mask, opt, reserve, tn, tw, out) -> None:
+    views = borrow(views)  # no reference counting of the view's arrays per call
+    for i in range(mask.shape[0]):
+        out[i] = greedy_row(mask[i], view_row(views, i), opt, reserve, tn, tw)
 
 
 class GreedyBot(CompiledBot):
@@ -161,9 +171,11 @@ class GreedyBot(CompiledBot):
     def __init__(self, rules: Rules | None = None) -> None:
         super().__init__(rules)
 
-    def act(self, obs: np.ndarray, mask: np.ndarray, slots: np.ndarray | None = None) -> np.ndarray:
-        obs, mask = self._check(obs, mask)
-        out = np.empty(obs.shape[0], dtype=np.int64)
+    def act(
+        self, obs: np.ndarray, mask: np.ndarray, slots: np.ndarray | None = None, views: View | None = None
+    ) -> np.ndarray:
+        views, mask = self._inputs(obs, mask, views)
+        out = np.empty(mask.shape[0], dtype=np.int64)
         w = self.work
-        greedy_batch(obs, mask, self.layout, w.view, w.opt, w.reserve, w.tn, w.tw, out)
+        greedy_batch(views, mask, w.opt, w.reserve, w.tn, w.tw, out)
         return out

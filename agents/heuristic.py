@@ -1,6 +1,6 @@
 """``HeuristicBot``: a rule-based player that plays well.
 
-What it does, from the observation alone:
+What it does, from the observation alone (read as the seat's view):
 
 * **Card counting.** The ``unknown`` piece (the deck minus everything the
   player has seen) and the cards publicly known in the opponent's hand give,
@@ -43,6 +43,20 @@ from kanaszta_env.cards import (
     NUM_TYPES,
     TYPE_GROUP,
 )
+from kanaszta_env.engine.compiled import (
+    FREE_WAITING,
+    I_CUT_INDEX,
+    I_FRESH,
+    I_HEART_ACES,
+    I_PHASE,
+    I_PICKUP_GROUP,
+    I_PILE_N,
+    I_STOCK_N,
+    I_TOP,
+    View,
+    borrow,
+    view_row,
+)
 
 from .common import (
     PHASE_CUT,
@@ -68,21 +82,8 @@ from .plan import (
     PLAN_OK,
     WILD_TYPE,
 )
-from .view import (
-    I_CUT_INDEX,
-    I_FRESH,
-    I_HEART_ACES,
-    I_PHASE,
-    I_PICKUP_GROUP,
-    I_PILE_N,
-    I_STOCK_N,
-    I_TOP,
-    View,
-    decode,
-)
 
 _VALUE = CARD_VALUE.astype(np.int64)
-_FREE_WAITING = 0
 
 # tunable weights (a float64 vector; defaults in DEFAULT_PARAMS)
 H_MIN_LEFT = 0  # cards to keep in hand until the first canasta
@@ -238,7 +239,7 @@ def discard_costs(mask: np.ndarray, v: View, prm: np.ndarray, out: np.ndarray) -
     plus feeding risk minus the twin bonus. The cheapest is discarded."""
     top = v.info[I_TOP]
     fresh = v.info[I_FRESH] == 1
-    waiting = v.free[1] == _FREE_WAITING
+    waiting = v.free[1] == FREE_WAITING
     worth = pile_worth(v, 1, prm[H_PILE_CARD])
     big_pile = v.info[I_PILE_N] >= prm[H_FREEZE_PILE]
     for t in range(NUM_TYPES):
@@ -288,7 +289,7 @@ def card_use_for_next(v: View, t: int) -> float:
 def table_score(v: View, q: int) -> int:
     """Seat ``q``'s score from the table only (R16 without hand cards or going out)."""
     total = 0
-    red = v.red_threes[q]
+    red = v.red_threes[q, 0] + v.red_threes[q, 1]
     total += 800 if red == 4 else 100 * red
     total += 100 * v.twins[q] + 500 * v.heart_aces[q]
     for g in range(12):
@@ -312,7 +313,8 @@ def table_score(v: View, q: int) -> int:
 @njit(cache=True)
 def want_out(v: View, prm: np.ndarray, tn: np.ndarray, tw: np.ndarray) -> bool:
     """Whether going out now (with the plan ``tn``/``tw``) beats playing on."""
-    mine = 100 * (v.red_threes[0] if v.red_threes[0] < 4 else 8) + 100 * v.twins[0] + 500 * v.heart_aces[0]
+    red = v.red_threes[0, 0] + v.red_threes[0, 1]
+    mine = 100 * (red if red < 4 else 8) + 100 * v.twins[0] + 500 * v.heart_aces[0]
     for g in range(12):
         size = tn[g] + tw[g]
         if size == 0:
@@ -331,15 +333,8 @@ def want_out(v: View, prm: np.ndarray, tn: np.ndarray, tw: np.ndarray) -> bool:
 
 
 @njit(cache=True)
-def heuristic_row(obs, mask, lay, v, opt, reserve, tn, tw, prm) -> int:
-    """The heuristic's action for one observation row (decoded into ``v``)."""
-    decode(obs, lay, v)
-    return heuristic_view(mask, v, opt, reserve, tn, tw, prm)
-
-
-@njit(cache=True)
 def heuristic_view(mask, v, opt, reserve, tn, tw, prm) -> int:
-    """The heuristic's action for a decoded view ``v``."""
+    """The heuristic's action for a row view ``v``."""
     phase = v.info[I_PHASE]
     if phase == PHASE_CUT:
         t = v.cut[v.info[I_CUT_INDEX]] if v.info[I_CUT_INDEX] < 3 else -1
@@ -409,9 +404,10 @@ def meld_plan(v: View, prm: np.ndarray, mode: int, opt, reserve, tn, tw) -> tupl
 
 
 @njit(cache=True)
-def heuristic_batch(obs, mask, lay, v, opt, reserve, tn, tw, prm, out) -> None:
-    for i in range(obs.shape[0]):
-        out[i] = heuristic_row(obs[i], mask[i], lay, v, opt, reserve, tn, tw, prm)
+def heuristic_batch(views, mask, opt, reserve, tn, tw, prm, out) -> None:
+    views = borrow(views)  # no reference counting of the view's arrays per call
+    for i in range(mask.shape[0]):
+        out[i] = heuristic_view(mask[i], view_row(views, i), opt, reserve, tn, tw, prm)
 
 
 def params_vector(params: dict[str, float] | None = None) -> np.ndarray:
@@ -436,9 +432,11 @@ class HeuristicBot(CompiledBot):
         self.params = params_vector(params)
         super().__init__(rules)
 
-    def act(self, obs: np.ndarray, mask: np.ndarray, slots: np.ndarray | None = None) -> np.ndarray:
-        obs, mask = self._check(obs, mask)
-        out = np.empty(obs.shape[0], dtype=np.int64)
+    def act(
+        self, obs: np.ndarray, mask: np.ndarray, slots: np.ndarray | None = None, views: View | None = None
+    ) -> np.ndarray:
+        views, mask = self._inputs(obs, mask, views)
+        out = np.empty(mask.shape[0], dtype=np.int64)
         w = self.work
-        heuristic_batch(obs, mask, self.layout, w.view, w.opt, w.reserve, w.tn, w.tw, self.params, out)
+        heuristic_batch(views, mask, w.opt, w.reserve, w.tn, w.tw, self.params, out)
         return out

@@ -8,8 +8,9 @@ simulation:
    (:mod:`agents.determinise`: hidden cards dealt at random, public cards
    exactly where they are);
 2. in each sample, apply each candidate and play on with ``HeuristicBot`` for
-   every seat (each simulated player decides from its own encoded
-   observation) for ``horizon`` more turns, or to the end of the hand;
+   every seat (each simulated player decides from its own view, the
+   information of its observation) for ``horizon`` more turns, or to the end
+   of the hand;
 3. score the result for itself: the hand score difference if the hand ended,
    otherwise the table-score difference with the cards in hand counted at a
    fraction ``hand_weight`` of their penalty;
@@ -25,9 +26,10 @@ modes (go out now, keep cards back until a canasta, meld freely) when they
 lead to different melds, and keeps the chosen mode for the rest of the turn
 (per ``slots``). The cut and the pickup's obligatory meld are played by the
 heuristic. Every simulation runs in compiled code on the rules core
-(``apply_action``, ``legal_row``); the simulated players decide from
-:func:`agents.view.fill_view`, which equals decoding their encoded
-observation. Decisions are a pure function of the observation and the bot's
+(``apply_action``, ``legal_row``); the simulated players decide from their
+views (:func:`kanaszta_env.engine.compiled.fill_view`, the engine's view of a
+seat, which its observation encodes). Decisions are a pure function of the
+observation (the view it encodes, and the seeds drawn from it) and the bot's
 seed, so re-dealing cards it cannot see never changes them.
 """
 
@@ -39,21 +41,27 @@ from numba import njit
 from kanaszta_env import Rules
 from kanaszta_env import actions as A
 from kanaszta_env.cards import NUM_TYPES
+from kanaszta_env.encoding import observation_size, piece_offsets
 from kanaszta_env.engine.compiled import (
     HAND_PENALTY,
+    I_CHANGED,
+    I_LIFTED,
+    I_PHASE,
+    View,
     apply_action,
     borrow,
+    fill_view,
     group_card_value,
     hand_base,
     legal_row,
     new_state,
+    view_row,
 )
 
 from .common import PHASE_DISCARD, PHASE_DRAW, PHASE_MELD, PHASE_OVER, CompiledBot
 from .determinise import determinise
-from .heuristic import H_MODE, discard_costs, heuristic_row, heuristic_view, meld_plan, params_vector
+from .heuristic import H_MODE, discard_costs, heuristic_view, meld_plan, params_vector
 from .plan import PLAN_OK
-from .view import I_CHANGED, I_LIFTED, I_PHASE, O_PROGRESS, decode, fill_view
 
 MODE0 = -10  # candidate code of melding mode m (heuristic.meld_plan): MODE0 - m
 
@@ -100,7 +108,7 @@ def rollout(s, cfg, b, prm, v, opt, reserve, tn, tw, row, rewards, end_turn: int
         if s.turn[b] >= end_turn and s.phase[b] == PHASE_DRAW:
             return
         legal_row(s, cfg, b, row)
-        fill_view(s, cfg, b, s.to_move[b], v)  # = decode(encode_row(...)), without the vector
+        fill_view(s, cfg, b, s.to_move[b], v)  # the simulated mover's view
         a = heuristic_view(row, v, opt, reserve, tn, tw, prm)
         if a < 0 or not row[a]:
             for x in range(row.shape[0]):
@@ -163,14 +171,13 @@ def _discard_candidates(mask, v, prm, first: int, max_discards: int, out) -> int
 
 
 @njit(cache=True)
-def _compare(
-    obs, lay, cfg, prm, spec, seed, s, v, opt, reserve, tn, tw, row, rewards, cand, k, values
-) -> int:
+def _compare(vi, cfg, prm, spec, seed, s, v, opt, reserve, tn, tw, row, rewards, cand, k, values) -> int:
     """Mean simulated value of each of the ``k`` candidates; index of the
     chosen one. The first candidate (the heuristic's) stays unless another
     beats it by more than the prior bonus plus ``z`` standard errors of the
     paired difference (common random numbers: every candidate plays the same
-    samples), so sampling noise alone does not overrule the heuristic."""
+    samples), so sampling noise alone does not overrule the heuristic.
+    ``vi`` is the deciding seat's view, ``v`` the simulated players' scratch view."""
     samples, horizon = spec[0], spec[1]
     hand_weight = spec[3] / 1000.0
     prior = float(spec[4])
@@ -179,7 +186,7 @@ def _compare(
     x = np.empty((k, samples), dtype=np.float64)
     for c in range(k):
         for j in range(samples):
-            determinise(obs, lay, v, s, 0, seed + np.uint64(j) * np.uint64(0x9E3779B97F4A7C15))
+            determinise(vi, s, 0, seed + np.uint64(j) * np.uint64(0x9E3779B97F4A7C15))
             start_hand = s.hand_number[0]
             end_turn = s.turn[0] + horizon + 1
             if cand[c] >= 0:
@@ -204,25 +211,29 @@ def _compare(
 
 @njit(cache=True)
 def search_batch(
-    obs, mask, lay, cfg, prm, spec, seeds, modes_in, s, v, opt, reserve, tn, tw, row, rewards, cand,
-    values, out, modes_out,
+    views, mask, cfg, prm, spec, seeds, modes_in, s, v, opt, reserve, tn, tw, row, rewards, cand, values,
+    out, modes_out,
 ):  # fmt: skip
-    """Choose an action for every row. ``spec`` = (samples, horizon, max
-    discards, hand weight × 1000, prior bonus, search melding modes);
-    ``modes_in`` holds a melding mode already chosen this turn (-1 if none),
-    ``modes_out`` receives a mode chosen now (-1 if none). ``values`` (N, K)
-    receives the candidates' mean values of the last search of each row."""
+    """Choose an action for every row of the batched view ``views``. ``spec`` =
+    (samples, horizon, max discards, hand weight × 1000, prior bonus, search
+    melding modes); ``modes_in`` holds a melding mode already chosen this turn
+    (-1 if none), ``modes_out`` receives a mode chosen now (-1 if none).
+    ``values`` (N, K) receives the candidates' mean values of the last search
+    of each row; ``v`` is the simulations' scratch view."""
     s = borrow(s)  # no reference counting inside the kernel (core/borrow.py)
+    views = borrow(views)
+    v = borrow(v)
     max_discards = spec[2]
     pm = prm.copy()
     values[:] = np.nan
-    for i in range(obs.shape[0]):
+    for i in range(mask.shape[0]):
+        vi = view_row(views, i)
         modes_out[i] = -1
         mode = modes_in[i]
         pm[H_MODE] = max(mode, 0)
-        a = heuristic_row(obs[i], mask[i], lay, v, opt, reserve, tn, tw, pm)
+        a = heuristic_view(mask[i], vi, opt, reserve, tn, tw, pm)
         out[i] = a
-        phase = v.info[I_PHASE]
+        phase = vi.info[I_PHASE]
         if phase == PHASE_DRAW:
             cand[0] = a
             k = 1
@@ -231,32 +242,31 @@ def search_batch(
                     cand[k] = x
                     k += 1
             if k > 1:
-                best = _compare(obs[i], lay, cfg, prm, spec, seeds[i], s, v, opt, reserve, tn, tw, row,
-                                rewards, cand, k, values[i])  # fmt: skip
+                best = _compare(vi, cfg, prm, spec, seeds[i], s, v, opt, reserve, tn, tw, row, rewards,
+                                cand, k, values[i])  # fmt: skip
                 out[i] = cand[best]
             continue
         if (
             phase == PHASE_MELD
             and mode < 0
             and spec[5] == 1
-            and v.info[I_CHANGED] == 0
-            and v.info[I_LIFTED] < 0
+            and vi.info[I_CHANGED] == 0
+            and vi.info[I_LIFTED] < 0
         ):
-            k = _mode_candidates(v, prm, opt, reserve, tn, tw, cand)
+            k = _mode_candidates(vi, prm, opt, reserve, tn, tw, cand)
             if k > 1:
-                best = _compare(obs[i], lay, cfg, prm, spec, seeds[i], s, v, opt, reserve, tn, tw, row,
-                                rewards, cand, k, values[i])  # fmt: skip
+                best = _compare(vi, cfg, prm, spec, seeds[i], s, v, opt, reserve, tn, tw, row, rewards,
+                                cand, k, values[i])  # fmt: skip
                 mode = MODE0 - cand[best]
                 modes_out[i] = mode
                 pm[H_MODE] = mode
-                a = heuristic_row(obs[i], mask[i], lay, v, opt, reserve, tn, tw, pm)
+                a = heuristic_view(mask[i], vi, opt, reserve, tn, tw, pm)
                 out[i] = a
         if phase in (PHASE_MELD, PHASE_DISCARD) and a >= A.DISCARD0 and max_discards > 1:
-            decode(obs[i], lay, v)
-            k = _discard_candidates(mask[i], v, pm, a, max_discards, cand)
+            k = _discard_candidates(mask[i], vi, pm, a, max_discards, cand)
             if k > 1:
-                best = _compare(obs[i], lay, cfg, prm, spec, seeds[i], s, v, opt, reserve, tn, tw, row,
-                                rewards, cand, k, values[i])  # fmt: skip
+                best = _compare(vi, cfg, prm, spec, seeds[i], s, v, opt, reserve, tn, tw, row, rewards,
+                                cand, k, values[i])  # fmt: skip
                 out[i] = cand[best]
 
 
@@ -311,8 +321,10 @@ class SearchBot(CompiledBot):
         self._row = np.zeros(A.NUM_ACTIONS, dtype=np.bool_)
         self._rewards = np.zeros((1, rules.num_players), dtype=np.float64)
         gen = np.random.default_rng(0x5EED)
+        self.obs_size = observation_size(rules)
         self._weights = gen.integers(1, 2**62, size=self.obs_size, dtype=np.uint64) | np.uint64(1)
-        self._progress = slice(int(self.layout[O_PROGRESS]), int(self.layout[O_PROGRESS]) + 2)
+        progress = piece_offsets(rules)["progress"][0]
+        self._progress = slice(progress, progress + 2)
         self.last_values: np.ndarray | None = None
 
     def reset(self, n: int) -> None:
@@ -329,10 +341,19 @@ class SearchBot(CompiledBot):
         """An id of the hand and turn of each row (the melding mode lasts one turn)."""
         return np.round(obs[:, self._progress].astype(np.float64) * [1e6, 1e9]).sum(axis=1).astype(np.int64)
 
-    def act(self, obs: np.ndarray, mask: np.ndarray, slots: np.ndarray | None = None) -> np.ndarray:
+    def act(
+        self, obs: np.ndarray, mask: np.ndarray, slots: np.ndarray | None = None, views: View | None = None
+    ) -> np.ndarray:
         """Actions for a batch; ``slots`` (one per row) let the bot keep a melding
-        mode chosen by search for the rest of that turn."""
-        obs, mask = self._check(obs, mask)
+        mode chosen by search for the rest of that turn. The observations seed
+        the sampling (and name the turn); ``views`` are decoded from them unless given."""
+        obs = np.ascontiguousarray(obs, dtype=np.float32)
+        if obs.ndim != 2 or obs.shape[1] != self.obs_size:
+            raise ValueError(
+                f"{self.name} expects observations of {self.obs_size} slots "
+                f"({self.rules.num_players} players), got shape {obs.shape}"
+            )
+        views, mask = self._inputs(obs, mask, views)
         n = obs.shape[0]
         out = np.empty(n, dtype=np.int64)
         modes_in = np.full(n, -1, dtype=np.int64)
@@ -347,9 +368,8 @@ class SearchBot(CompiledBot):
         values = np.empty((n, cand.shape[0]), dtype=np.float64)
         w = self.work
         search_batch(
-            obs, mask, self.layout, self.cfg, self.params, self.spec, self._seeds(obs), modes_in, self.sim,
-            w.view, w.opt, w.reserve, w.tn, w.tw, self._row, self._rewards, cand, values, out,
-            modes_out,
+            views, mask, self.cfg, self.params, self.spec, self._seeds(obs), modes_in, self.sim, w.view,
+            w.opt, w.reserve, w.tn, w.tw, self._row, self._rewards, cand, values, out, modes_out,
         )  # fmt: skip
         if slots is not None:
             for i in np.flatnonzero(modes_out >= 0):

@@ -17,14 +17,18 @@ scaled and clipped as each meaning says.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
+from gymnasium import spaces
 
-from .cards import GROUP_NAMES, NUM_GROUPS, NUM_TYPES, WILD_NAMES
+from .cards import DECK_SIZE, GROUP_NAMES, NUM_GROUPS, NUM_TYPES, WILD_NAMES
 from .core.observe import (
+    GROUP_SIZE_SCALE,
     HAND_SCORE_SCALE,
     HAND_SIZE_SCALE,
+    LAYOUT_PIECES,
     MAX_OPENING_MINIMUM,
     NUM_CANASTA_KINDS,
     NUM_FREE_STATES,
@@ -32,20 +36,33 @@ from .core.observe import (
     NUM_PICKUP_KINDS,
     NUM_TAX_BRACKETS,
     NUM_WILD_TYPES,
+    STOCK_KNOWN_SCALE,
+    TABLE_CLEARING_PILE,
     TWINS_SCALE,
+    decode_views,
     encode_batch,
+    encode_views,
 )
 from .core.state import FREE_NAMES, PHASE_NAMES, State
+from .core.view import View, new_views
 from .rules import Rules
 
 __all__ = [
     "HAND_SIZE_SCALE",
     "TWINS_SCALE",
+    "ObservationSpace",
     "Piece",
+    "View",
+    "decode",
     "encode",
+    "encode_view_batch",
+    "layout",
+    "new_views",
     "observation_bounds",
     "observation_size",
     "observation_spec",
+    "piece_offsets",
+    "rules_of_space",
     "spec_markdown",
     "split",
 ]
@@ -105,10 +122,15 @@ def observation_spec(rules: Rules | None = None) -> tuple[Piece, ...]:
         Piece(
             "pile_state",
             (4,),
-            "pile size ÷ 112; 1 if it holds 10+ cards (table clearing, R16.3); 1 if the top card was "
-            "discarded in the previous turn (a twin is possible, R6); 1 if the pile is frozen (R9)",
+            f"pile size ÷ {DECK_SIZE}; 1 if it holds {TABLE_CLEARING_PILE}+ cards (table clearing, R16.3); "
+            "1 if the top card was discarded in the previous turn (a twin is possible, R6); 1 if the pile is "
+            "frozen (R9)",
         ),
-        Piece("stock_state", (2,), "stock size ÷ 112; number of known cards at its bottom ÷ 3 (R3.4)"),
+        Piece(
+            "stock_state",
+            (2,),
+            f"stock size ÷ {DECK_SIZE}; number of known cards at its bottom ÷ {STOCK_KNOWN_SCALE:g} (R3.4)",
+        ),
         Piece("stock_bottom", (T,), f"the known bottom cards of the stock by type, {_BY_COPIES}"),
         Piece(
             "unknown",
@@ -126,8 +148,8 @@ def observation_spec(rules: Rules | None = None) -> tuple[Piece, ...]:
         Piece(
             "group_size",
             (P, G),
-            f"{_SEATS}; cards in each group ÷ 8, clipped (a group being built may hold more "
-            "until the discard)",
+            f"{_SEATS}; cards in each group ÷ {GROUP_SIZE_SCALE:g}, clipped (a group being built may hold "
+            "more until the discard)",
         ),
         Piece(
             "canasta", (P, G, NUM_CANASTA_KINDS), f"{_SEATS}; one-hot canasta kind of each group: {_CANASTAS}"
@@ -173,8 +195,8 @@ def observation_spec(rules: Rules | None = None) -> tuple[Piece, ...]:
         Piece(
             "pickup_state",
             (3,),
-            "hand cards melded into that group in the pickup phase ÷ 3 (clipped); pile size taken ÷ 112 "
-            "(R8.4); 1 if it was 10+ cards",
+            "hand cards melded into that group in the pickup phase ÷ 3 (clipped); pile size taken "
+            f"÷ {DECK_SIZE} (R8.4); 1 if it was {TABLE_CLEARING_PILE}+ cards",
         ),
         Piece(
             "lifted",
@@ -247,10 +269,10 @@ def encode(
     seats = np.broadcast_to(np.asarray(players, dtype=np.int64), (batch,))
     if ((seats < 0) | (seats >= rules.num_players)).any():
         raise ValueError(f"observer seats must lie in 0..{rules.num_players - 1}, got {players!r}")
-    size = observation_size(rules)
+    _, cfg, size = _decoding(rules)
     if out is None:
         out = np.empty((batch, size), dtype=np.float32)
-    written = encode_batch(state, rules.to_config(), np.ascontiguousarray(seats), out)
+    written = encode_batch(state, cfg, np.ascontiguousarray(seats), out)
     if batch and written != size:
         raise AssertionError(f"observation kernel wrote {written} slots, the spec declares {size}")
     return out
@@ -271,3 +293,81 @@ def spec_markdown(rules: Rules | None = None) -> str:
         c += p.size
     lines.append(f"| | **total** | {c} | | |")
     return "\n".join(lines)
+
+
+@lru_cache(maxsize=32)
+def _decoding(rules: Rules) -> tuple[np.ndarray, np.ndarray, int]:
+    """Layout vector, config vector and observation size of ``rules`` (cached:
+    building the spec costs more than encoding a small batch; never written)."""
+    return layout(rules), rules.to_config(), observation_size(rules)
+
+
+def layout(rules: Rules | None = None) -> np.ndarray:
+    """First slots of the pieces the decoder reads (``core.observe.LAYOUT_PIECES``),
+    taken from the declared spec, as an int64 vector for compiled code."""
+    offsets = piece_offsets(rules)
+    return np.array([offsets[name][0] for name in LAYOUT_PIECES], dtype=np.int64)
+
+
+def decode(obs: np.ndarray, rules: Rules | None = None, out: View | None = None) -> View:
+    """The batched :class:`View` of observation rows ``obs`` (N, D) (or one row):
+    the exact inverse of the encoder, for callers that hold only observations.
+    Code that holds the games should ask the engine for views instead
+    (:meth:`kanaszta_env.engine.GameBatch.views`). ``out`` (N rows) is
+    overwritten and returned if given."""
+    rules = rules or Rules()
+    lay, cfg, size = _decoding(rules)
+    obs = np.ascontiguousarray(obs, dtype=np.float32)
+    if obs.ndim == 1:
+        obs = obs[np.newaxis]
+    if obs.ndim != 2 or obs.shape[1] != size:
+        raise ValueError(
+            f"observations of {rules.num_players} players have {size} slots, got shape {obs.shape}"
+        )
+    if out is None:
+        out = new_views(obs.shape[0], rules.num_players)
+    elif out.info.shape[0] != obs.shape[0] or out.groups.shape[1] != rules.num_players:
+        raise ValueError(f"out must hold {obs.shape[0]} views of {rules.num_players} players")
+    decode_views(obs, lay, cfg, out)
+    return out
+
+
+def encode_view_batch(views: View, rules: Rules | None = None, out: np.ndarray | None = None) -> np.ndarray:
+    """``(N, D)`` float32 observations of the rows of a batched :class:`View`."""
+    rules = rules or Rules()
+    n = views.info.shape[0]
+    size = observation_size(rules)
+    if out is None:
+        out = np.empty((n, size), dtype=np.float32)
+    written = encode_views(views, rules.to_config(), out)
+    if n and written != size:
+        raise AssertionError(f"observation kernel wrote {written} slots, the spec declares {size}")
+    return out
+
+
+class ObservationSpace(spaces.Box):
+    """The ``Box`` of the observations of ``rules`` that also declares the rules
+    (``space.rules``), so consumers such as feature extractors read the number
+    of players and the layout from the declaration, not from the vector length."""
+
+    def __init__(self, rules: Rules | None = None) -> None:
+        self.rules = rules or Rules()
+        low, high = observation_bounds(self.rules)
+        super().__init__(low, high, dtype=np.float32)
+
+
+def rules_of_space(space: spaces.Space) -> Rules:
+    """The rules an observation space declares (an :class:`ObservationSpace`, or a
+    ``Dict`` space whose ``"observation"`` entry is one, as the AEC env's)."""
+    if isinstance(space, spaces.Dict) and "observation" in space.spaces:
+        space = space.spaces["observation"]
+    rules = getattr(space, "rules", None)
+    if not isinstance(rules, Rules):
+        raise ValueError(
+            f"{space!r} does not declare its rules: build it as kanaszta_env.encoding.ObservationSpace(rules)"
+        )
+    if space.shape != (observation_size(rules),):
+        raise ValueError(
+            f"{space!r} has shape {space.shape}, its rules' observations {observation_size(rules)}"
+        )
+    return rules

@@ -18,12 +18,11 @@ from agents.base import Agent, check_actions
 from agents.determinise import determinise
 from agents.heuristic import HeuristicBot
 from agents.search import SearchBot
-from agents.view import decode, fill_view, layout, new_view
 from kanaszta_env import GameBatch, Rules
 from kanaszta_env.actions import ACTION_NAMES, action_from_name
 from kanaszta_env.cards import IS_RED_THREE, NUM_TYPES, WILD_TYPES
 from kanaszta_env.core.state import PHASE_DISCARD, PHASE_DRAW, copy_state, new_state
-from kanaszta_env.encoding import encode
+from kanaszta_env.encoding import decode, encode
 from kanaszta_env.invariants import conservation_errors
 
 SMALL_SEARCH = {"samples": 2, "horizon": 1, "max_discards": 2}
@@ -126,9 +125,9 @@ def redeal(games: GameBatch, observer: int, rng: np.random.Generator) -> GameBat
 
 
 def test_decisions_depend_on_the_observation_only() -> None:
-    """Re-dealing the hidden cards leaves the mover's observation and mask, and
-    every bot's decision, unchanged (deterministic seeding); the re-deal does
-    change the other hand, so the check is not vacuous."""
+    """Re-dealing the hidden cards leaves the mover's observation, view and mask,
+    and every bot's decision, unchanged (deterministic seeding); the re-deal
+    does change the other hand, so the check is not vacuous."""
     rules = Rules()
     snaps = collect_states(rules, 8, 60, seed=11)
     rng = np.random.default_rng(5)
@@ -146,6 +145,9 @@ def test_decisions_depend_on_the_observation_only() -> None:
             np.testing.assert_array_equal(obs1, obs2)
             mask1, mask2 = one.legal_mask().copy(), other.legal_mask().copy()
             np.testing.assert_array_equal(mask1, mask2)
+            views1, views2 = one.views(), other.views()
+            for name, x, y in zip(views1._fields, views1, views2, strict=True):
+                np.testing.assert_array_equal(x, y, err_msg=f"view field {name}")
             changed += int(not np.array_equal(one.state.hand[0, 1 - mover], other.state.hand[0, 1 - mover]))
             for bot in bots:
                 bot.reset(1)
@@ -181,24 +183,25 @@ def test_play_batch_seats_and_results() -> None:
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_view_from_state_equals_the_decoded_observation(players: int) -> None:
-    """The search's shortcut ``fill_view`` (state -> view) gives exactly what
-    decoding the encoded observation gives, for every seat in every phase."""
+def test_bots_decide_alike_from_engine_views_and_from_observations(players: int) -> None:
+    """A compiled bot handed the engine's views (as play_batch and the engine's
+    policy seats hand them) chooses exactly what it chooses from the
+    observations alone (decoded), in every phase."""
     rules = Rules(num_players=players, variant="2003-02" if players != 3 else "2003-01")
-    lay = layout(rules)
-    a, b = new_view(players), new_view(players)
-    cfg = rules.to_config()
+    bots = [GreedyBot(rules), HeuristicBot(rules), SearchBot(rules, **SMALL_SEARCH)]
     checked = 0
-    for games in collect_states(rules, 8, 60, seed=31 + players)[::2]:
-        for g in range(games.batch_size):
-            for p in range(players):
-                obs = encode(games.state, rules, np.full(games.batch_size, p))[g]
-                decode(obs, lay, a)
-                fill_view(games.state, cfg, g, p, b)
-                for name, x, y in zip(a._fields, a, b, strict=True):
-                    np.testing.assert_array_equal(x, y, err_msg=f"{name} of seat {p}")
-                checked += 1
-    assert checked > 400
+    for games in collect_states(rules, 8, 60, seed=31 + players)[::6]:
+        live = np.flatnonzero(~games.done)
+        obs = encode(games.state, rules, games.to_move.astype(np.int64))[live]
+        mask = games.legal_mask()[live]
+        views = games.views(games=live)
+        for bot in bots:
+            bot.reset(len(live))
+            from_obs = bot.act(obs, mask)
+            bot.reset(len(live))
+            np.testing.assert_array_equal(bot.act(obs, mask, views=views), from_obs, err_msg=bot.name)
+        checked += len(live)
+    assert checked > 50
 
 
 def test_determinisation_reproduces_the_observation() -> None:
@@ -206,7 +209,6 @@ def test_determinisation_reproduces_the_observation() -> None:
     discard phases, 2 and 3 players) and holds exactly the 112-card deck (R1.1)."""
     for players in (2, 3):
         rules = Rules(num_players=players)
-        lay, view = layout(rules), new_view(players)
         checked = 0
         for games in collect_states(rules, 8, 80, seed=21):
             obs = encode(games.state, rules, games.to_move.astype(np.int64))
@@ -214,7 +216,7 @@ def test_determinisation_reproduces_the_observation() -> None:
                 if games.state.phase[b] not in (PHASE_DRAW, PHASE_DISCARD):
                     continue
                 sim = new_state(1, players)
-                determinise(obs[b], lay, view, sim, 0, np.uint64(1000 + b))
+                determinise(decode(obs[b], rules).rows(0), sim, 0, np.uint64(1000 + b))
                 assert conservation_errors(sim, 0) == []
                 np.testing.assert_array_equal(encode(sim, rules, 0)[0], obs[b])
                 checked += 1
@@ -227,10 +229,10 @@ def test_determinisation_samples_differ() -> None:
     games = collect_states(rules, 4, 30, seed=3)[-1]
     obs = encode(games.state, rules, games.to_move.astype(np.int64))
     b = int(np.flatnonzero(games.state.phase == PHASE_DRAW)[0])
-    lay, view = layout(rules), new_view(2)
+    view = decode(obs[b], rules).rows(0)
     a, c = new_state(1, 2), new_state(1, 2)
-    determinise(obs[b], lay, view, a, 0, np.uint64(1))
-    determinise(obs[b], lay, view, c, 0, np.uint64(2))
+    determinise(view, a, 0, np.uint64(1))
+    determinise(view, c, 0, np.uint64(2))
     np.testing.assert_array_equal(a.hand[0, 0], c.hand[0, 0])
     assert not np.array_equal(a.hand[0, 1], c.hand[0, 1]) or not np.array_equal(a.stock, c.stock)
     assert copy_state(a).hand.sum() == a.hand.sum()

@@ -5,7 +5,8 @@ plain-numpy reference computations from the state, on reachable positions of
 random play; ``docs/observation.md`` is checked against its generator; and the
 information-leak test re-deals every card the observer cannot know (the
 unknown part of the stock and of the other hands) and asserts that his
-observation and legal mask do not move while another player's would.
+observation, his structured view (``core/view.py``, which the observation
+encodes) and his legal mask do not move while another player's would.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from kanaszta_env.cards import (
 from kanaszta_env.core.legal import legal_mask, opening_minimum
 from kanaszta_env.core.melds import canasta_kind
 from kanaszta_env.core.state import PHASE_CUT, PHASE_OVER, State, copy_state, select
+from kanaszta_env.core.view import View, fill_views, new_views
 from kanaszta_env.encoding import encode, observation_bounds, observation_size, observation_spec, split
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -250,28 +252,45 @@ def redeal(s: State, p: int, rng: np.random.Generator) -> State:
     return s
 
 
+def view_of(s: State, rules: Rules, p: int) -> View:
+    """Player ``p``'s structured view of the one-game state ``s``."""
+    views = new_views(1, rules.num_players)
+    fill_views(s, rules.to_config(), np.zeros(1, dtype=np.int64), np.array([p], dtype=np.int64), views)
+    return views
+
+
+def assert_views_equal(a: View, b: View) -> None:
+    for name, x, y in zip(View._fields, a, b, strict=True):
+        np.testing.assert_array_equal(x, y, err_msg=name)
+
+
 @pytest.mark.parametrize("fixture", ["states2", "states3"])
 def test_observation_and_mask_ignore_hidden_cards(fixture: str, request: pytest.FixtureRequest) -> None:
-    """Re-dealing the hidden cards never changes the observer's observation or
-    (when he is to move) his legal mask; an opponent's observation does change
-    for some positions, so the re-deal really moved cards."""
+    """Re-dealing the hidden cards never changes the observer's observation, his
+    structured view or (when he is to move) his legal mask; an opponent's
+    observation and view do change for some positions, so the re-deal really
+    moved cards."""
     states = request.getfixturevalue(fixture)
     players = states[0].hand.shape[1]
     rules = Rules(num_players=players, max_turns=60)
     rng = np.random.default_rng(2024)
-    opponent_changed = 0
+    opponent_changed = view_changed = 0
     for s in states:
         for p in range(players):
             obs = encode(s, rules, p)
+            view = view_of(s, rules, p)
             mask = _mask(s, rules)
             for _ in range(2):
                 other = redeal(s, p, rng)
                 np.testing.assert_array_equal(encode(other, rules, p), obs)
+                assert_views_equal(view_of(other, rules, p), view)
                 if s.to_move[0] == p:
                     np.testing.assert_array_equal(_mask(other, rules), mask)
                 q = (p + 1) % players
                 opponent_changed += not np.array_equal(encode(other, rules, q), encode(s, rules, q))
+                view_changed += not np.array_equal(view_of(other, rules, q).hand, view_of(s, rules, q).hand)
     assert opponent_changed > len(states) // 2
+    assert view_changed > len(states) // 2
 
 
 def test_redeal_keeps_the_deck() -> None:

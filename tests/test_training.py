@@ -21,7 +21,7 @@ from agents.random_bot import RandomBot
 from agents.registry import make_agent
 from kanaszta_env import GameBatch, Rules
 from kanaszta_env.core.state import END_OUT
-from kanaszta_env.encoding import encode, observation_size
+from kanaszta_env.encoding import ObservationSpace, encode, observation_size
 from kanaszta_env.envs import KanasztaVecEnv
 from training.cli import main as cli_main
 from training.config import TrainConfig, parse_config, parse_weights
@@ -244,7 +244,10 @@ def test_pool_sampling_follows_the_weights() -> None:
 def test_count_features_are_the_seats_hand_sizes_and_canastas(players: int) -> None:
     rules = Rules(num_players=players)
     size = observation_size(rules)
-    features = CountFeatures(gym.spaces.Box(-1.0, 1.0, (size,)))
+    with pytest.raises(ValueError, match="does not declare its rules"):
+        CountFeatures(gym.spaces.Box(-1.0, 1.0, (size,)))  # the number of players is never guessed
+    features = CountFeatures(ObservationSpace(rules))
+    assert features.rules == rules
     games, rng = GameBatch(rules, 32), np.random.default_rng(3)
     games.reset(seed=np.arange(32))
     seen_canasta = seen_big_hand = False
@@ -288,6 +291,11 @@ def test_imitation_labels_every_decision_with_the_teacher_and_fit_learns_it() ->
 
     def agreement() -> float:
         return float((PPOAgent.from_sb3(model.policy).act(data.obs, data.mask) == data.action).mean())
+
+    agent = PPOAgent.from_sb3(model.policy)  # the rules come from the declared observation space
+    assert agent.trained_rules == config.rules()
+    with pytest.raises(ValueError, match=r"\(2 players\); these rules \(3 players\)"):
+        agent.setup(Rules(num_players=3))
 
     before = agreement()
     stats = fit(model, data, epochs=20, batch_size=64, learning_rate=3e-3)

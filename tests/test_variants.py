@@ -124,6 +124,8 @@ def test_kernel_sources_write_no_diszitett_numbers_for_variant_facts():
             code = line.split("#")[0]
             if code.strip().startswith(('"', "'")) or path.name == "tables.py":
                 continue
+            if re.match(r"I_[A-Z_]+ = \d+\s*$", code):  # a view's info index, not a game fact
+                continue
             if suspicious.search(code):
                 offenders.append(f"{path.name}:{number}: {line.strip()}")
     assert offenders == []

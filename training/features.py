@@ -16,7 +16,10 @@ appends, for every seat (own seat first, as in the observation):
 * the number of canastas, one-hot ``0, 1, 2`` and ``3+``.
 
 It only re-expresses what the observation holds, so the policy still sees
-nothing but the player's own information.
+nothing but the player's own information. The number of players and the
+slots it reads come from the declaration: the rules the observation space
+names (:class:`kanaszta_env.encoding.ObservationSpace`, which every
+environment of the package uses) and the spec's piece offsets.
 """
 
 from __future__ import annotations
@@ -26,30 +29,28 @@ import numpy as np
 import torch
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 
-from kanaszta_env import Rules
-from kanaszta_env.encoding import HAND_SIZE_SCALE, observation_size, piece_offsets
+from kanaszta_env.encoding import HAND_SIZE_SCALE, piece_offsets, rules_of_space
 
 HAND_BUCKETS = 17  # hand sizes 0..15, then 16 or more
 CANASTA_BUCKETS = 4  # canastas 0, 1, 2, then 3 or more
 
 
-def players_of(size: int) -> int:
-    """The number of players whose observations have ``size`` slots."""
-    for players in (2, 3, 4):
-        if observation_size(Rules(num_players=players)) == size:
-            return players
-    raise ValueError(f"observations of {size} slots match no number of players")
-
-
 class CountFeatures(BaseFeaturesExtractor):
-    """Observation followed by one-hot hand sizes and canasta counts of every seat."""
+    """Observation followed by one-hot hand sizes and canasta counts of every seat.
+
+    ``observation_space`` must declare its rules (an
+    :class:`~kanaszta_env.encoding.ObservationSpace`, as the package's
+    environments give); a plain ``Box`` is refused.
+    """
 
     def __init__(self, observation_space: gym.spaces.Box) -> None:
+        rules = rules_of_space(observation_space)
         size = int(observation_space.shape[0])
-        players = players_of(size)
+        players = rules.num_players
         super().__init__(observation_space, size + players * (HAND_BUCKETS + CANASTA_BUCKETS))
         self.observation_size = size  # read by training.policy to check inputs
-        offsets = piece_offsets(Rules(num_players=players))
+        self.rules = rules  # the rules it was built for (training.policy reports them)
+        offsets = piece_offsets(rules)
         ps_start, ps_shape = offsets["player_state"]  # rows: twins, hand size, opened; one column per seat
         self.hand_slots = [ps_start + ps_shape[1] + seat for seat in range(players)]
         can_start, can_shape = offsets["canasta"]  # (seats, groups, kinds)

@@ -20,8 +20,6 @@ from agents.base import Agent
 from kanaszta_env import Rules
 from kanaszta_env.encoding import observation_size
 
-from .features import players_of
-
 
 class PPOAgent(Agent):
     """Batched masked inference of a frozen actor network.
@@ -31,10 +29,19 @@ class PPOAgent(Agent):
         name: the agent's name in tournaments.
         deterministic: masked argmax (True) or a sample of the masked softmax.
         seed: seed of the sampling generator.
+        rules: the rules it was trained for, if known (default: those its
+            features extractor declares, else unknown; only the observation
+            size is checked against the games' rules).
     """
 
     def __init__(
-        self, actor: nn.Module, name: str = "ppo", *, deterministic: bool = True, seed: int = 0
+        self,
+        actor: nn.Module,
+        name: str = "ppo",
+        *,
+        deterministic: bool = True,
+        seed: int = 0,
+        rules: Rules | None = None,
     ) -> None:
         self.actor = actor.eval()
         for p in self.actor.parameters():
@@ -44,7 +51,7 @@ class PPOAgent(Agent):
         self.seed = seed
         self._gen = torch.Generator().manual_seed(seed)
         self.obs_size = _input_size(actor)
-        self.num_players = players_of(self.obs_size)
+        self.trained_rules = rules or _declared_rules(actor)
 
     @classmethod
     def from_sb3(cls, policy: nn.Module, name: str = "ppo", **kwargs: object) -> PPOAgent:
@@ -59,13 +66,16 @@ class PPOAgent(Agent):
             copy.deepcopy(policy.mlp_extractor.policy_net),
             copy.deepcopy(policy.action_net),
         ).to("cpu")
+        kwargs.setdefault("rules", getattr(policy.observation_space, "rules", None))
         return cls(actor, name, **kwargs)  # type: ignore[arg-type]
 
     def setup(self, rules: Rules) -> None:
         if observation_size(rules) != self.obs_size:
+            trained = self.trained_rules
+            players = f" ({trained.num_players} players)" if trained is not None else ""
             raise ValueError(
-                f"{self.name} was trained on observations of {self.obs_size} slots "
-                f"({self.num_players} players); these rules have {rules.num_players} players"
+                f"{self.name} was trained on observations of {self.obs_size} slots{players}; "
+                f"these rules ({rules.num_players} players) have {observation_size(rules)}"
             )
         self.rules = rules
 
@@ -110,6 +120,15 @@ def load_policy(
     model = MaskablePPO.load(path, device="cpu", custom_objects=custom)
     label = name or f"ppo:{path.parent.name}/{path.stem}"
     return PPOAgent.from_sb3(model.policy, label, deterministic=deterministic, seed=seed)
+
+
+def _declared_rules(actor: nn.Module) -> Rules | None:
+    """The rules a features extractor inside ``actor`` was built for, if any."""
+    for module in actor.modules():
+        rules = getattr(module, "rules", None)
+        if isinstance(rules, Rules):
+            return rules
+    return None
 
 
 def _input_size(actor: nn.Module) -> int:

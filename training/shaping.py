@@ -56,25 +56,47 @@ PPO did not improve on its imitation start.
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 from stable_baselines3.common.vec_env import VecEnv, VecEnvWrapper
 from stable_baselines3.common.vec_env.base_vec_env import VecEnvStepReturn
 
 from kanaszta_env import Rules
-from kanaszta_env.cards import CARD_VALUE, SLOT_TYPE, TYPE_COPIES
-from kanaszta_env.encoding import HAND_SIZE_SCALE, TWINS_SCALE, piece_offsets
-from kanaszta_env.engine.compiled import HAND_PENALTY
+from kanaszta_env.encoding import View, decode
+from kanaszta_env.engine.compiled import CANASTA_SIZE, HAND_PENALTY, canasta_kind, group_card_value, hand_base
 
-CANASTA_BASE = np.array([200.0, 300.0, 400.0, 500.0, 600.0])  # R11, in the order of the observation
-_COPIES = TYPE_COPIES.astype(np.float64)
-_VALUE = CARD_VALUE.astype(np.float64)
 _PENALTY = HAND_PENALTY.astype(np.float64)  # a black three left in hand costs 100 (R1.6)
-_SLOT_COPIES = np.where(SLOT_TYPE >= 0, _COPIES[np.maximum(SLOT_TYPE, 0)], 0.0)  # (12, 9)
-GROUP_SIZE_SCALE = 8.0  # group_size is cards / 8 (docs/observation.md)
-_SLOT_VALUE = np.where(SLOT_TYPE >= 0, _VALUE[np.maximum(SLOT_TYPE, 0)], 0.0)
+#: what an unfinished group is worth at the canasta size (``canasta_progress``), about a canasta's base
+PROGRESS_WORTH = 300.0
+#: the scale of the going-out and dead-end terms: about a hand won or lost
+HAND_WORTH = 1000.0
+
+
+@njit(cache=True)
+def seat_tables(groups: np.ndarray, red_threes: np.ndarray, twins: np.ndarray, heart_aces: np.ndarray):
+    """Per row and seat of a batched view: the table score (R16 without hand
+    cards or going out: red threes, twins, heart aces, canasta bases, card
+    values of the groups) and each group's canasta kind (0 = none, R11)."""
+    n, players, groups_n = groups.shape[0], groups.shape[1], groups.shape[2]
+    table = np.zeros((n, players), dtype=np.int64)
+    kinds = np.zeros((n, players, groups_n), dtype=np.int64)
+    for i in range(n):
+        for q in range(players):
+            red = red_threes[i, q, 0] + red_threes[i, q, 1]
+            x = hand_base(groups[i, q], red, twins[i, q], heart_aces[i, q], False, False, False)
+            for g in range(groups_n):
+                x += group_card_value(g, groups[i, q, g])
+                size = 0
+                for k in range(groups.shape[3]):
+                    size += groups[i, q, g, k]
+                if size >= CANASTA_SIZE:
+                    kinds[i, q, g] = canasta_kind(g, groups[i, q, g])
+            table[i, q] = x
+    return table, kinds
 
 
 class ScoreEstimate:
-    """``phi`` of a batch of observations (see the module docstring)."""
+    """``phi`` of a batch of observations (see the module docstring); the
+    observations are read as views (:func:`kanaszta_env.encoding.decode`)."""
 
     def __init__(
         self,
@@ -85,64 +107,62 @@ class ScoreEstimate:
         out_readiness: float = 0.0,
         dead_end: float = 0.0,
     ) -> None:
+        self.rules = rules
         self.players = rules.num_players
         self.scale = scale
         self.hand_weight = hand_weight
         self.canasta_progress = canasta_progress
         self.out_readiness = out_readiness
         self.dead_end = dead_end
-        self.offsets = piece_offsets(rules)
 
-    def _piece(self, obs: np.ndarray, name: str) -> np.ndarray:
-        start, shape = self.offsets[name]
-        size = int(np.prod(shape))
-        return obs[:, start : start + size].astype(np.float64).reshape(len(obs), *shape)
+    def _views(self, obs: np.ndarray) -> tuple[View, np.ndarray, np.ndarray]:
+        v = decode(obs, self.rules)
+        table, kinds = seat_tables(v.groups, v.red_threes, v.twins, v.heart_aces)
+        return v, table, kinds
 
     def scores(self, obs: np.ndarray) -> np.ndarray:
         """(N, P) estimated hand score of each player, the observer first."""
-        groups = np.rint(self._piece(obs, "group_cards") * _SLOT_COPIES)  # (N, P, 12, 9) card counts
-        table = (groups * _SLOT_VALUE).sum(axis=(2, 3))
-        table += (self._piece(obs, "canasta") * CANASTA_BASE).sum(axis=(2, 3))
-        coll = self._piece(obs, "collection")  # (N, P, 4)
-        red = np.rint((coll[:, :, 1] + coll[:, :, 2]) * 2)
-        table += np.where(red >= 4, 800.0, 100.0 * red)
-        table += np.rint(coll[:, :, 0] * 2) * 500.0
-        state = self._piece(obs, "player_state")  # (N, 3, P)
-        table += np.rint(state[:, 0, :] * TWINS_SCALE) * 100.0
+        v, table, _ = self._views(obs)
+        return self._scores(v, table)
+
+    def _scores(self, v: View, table: np.ndarray) -> np.ndarray:
         # hands: the observer's exactly, the others' estimated
-        own = np.rint(self._piece(obs, "hand") * _COPIES) @ _PENALTY  # (N,)
-        known = np.rint(self._piece(obs, "known") * _COPIES)  # (N, P, 53)
-        unknown = np.rint(self._piece(obs, "unknown") * _COPIES)  # (N, 53)
-        n_unknown = unknown.sum(axis=1)
-        mean_unknown = np.divide(unknown @ _PENALTY, n_unknown, out=np.zeros(len(obs)), where=n_unknown > 0)
-        sizes = np.rint(state[:, 1, :] * HAND_SIZE_SCALE)  # (N, P)
-        rest = np.maximum(sizes - known.sum(axis=2), 0.0)
-        hands = known @ _PENALTY + rest * mean_unknown[:, None]
+        own = v.hand @ _PENALTY  # (N,)
+        n_unknown = v.unknown.sum(axis=1)
+        mean_unknown = np.divide(v.unknown @ _PENALTY, n_unknown, out=np.zeros(len(own)), where=n_unknown > 0)
+        rest = np.maximum(v.hand_size - v.known.sum(axis=2), 0)  # (N, P) unknown cards in each hand
+        hands = v.known @ _PENALTY + rest * mean_unknown[:, None]
         hands[:, 0] = own
         return table - self.hand_weight * hands
 
     def progress(self, obs: np.ndarray) -> np.ndarray:
         """(N, P) the canasta-progress, going-out-readiness and dead-end terms (0 with all weights 0)."""
-        done = self._piece(obs, "canasta").sum(axis=3) > 0  # (N, P, 12) finished canastas
+        v, _, kinds = self._views(obs)
+        return self._progress(v, kinds)
+
+    def _progress(self, v: View, kinds: np.ndarray) -> np.ndarray:
+        done = kinds > 0  # (N, P, 12) finished canastas
         out = np.zeros(done.shape[:2])
         has_canasta = done.any(axis=2)  # (N, P)
-        hand = np.rint(self._piece(obs, "player_state")[:, 1, :] * HAND_SIZE_SCALE)  # (N, P) cards in hand
+        hand = v.hand_size  # (N, P) cards in hand
         if self.canasta_progress:
-            size = np.minimum(np.rint(self._piece(obs, "group_size") * GROUP_SIZE_SCALE), 7.0)
-            out += self.canasta_progress * 300.0 * np.where(done, 0.0, (size / 7.0) ** 2).sum(axis=2)
+            size = np.minimum(v.groups.sum(axis=3), CANASTA_SIZE)
+            growing = np.where(done, 0.0, (size / CANASTA_SIZE) ** 2)
+            out += self.canasta_progress * PROGRESS_WORTH * growing.sum(axis=2)
         if self.out_readiness:
             near = np.exp(-np.maximum(hand - 1.0, 0.0) / 4.0)  # every card fewer counts, the last most
-            out += self.out_readiness * 1000.0 * has_canasta * near
+            out += self.out_readiness * HAND_WORTH * has_canasta * near
         if self.dead_end:
             risk = np.clip((4.0 - hand) / 3.0, 0.0, 1.0)  # 3 cards: 1/3, 2: 2/3, 1 or 0: 1
-            out -= self.dead_end * 1000.0 * ~has_canasta * risk
+            out -= self.dead_end * HAND_WORTH * ~has_canasta * risk
         return out
 
     def __call__(self, obs: np.ndarray) -> np.ndarray:
         """(N,) potential: scaled own estimate minus the others' mean."""
-        s = self.scores(obs)
+        v, table, kinds = self._views(obs)
+        s = self._scores(v, table)
         if self.canasta_progress or self.out_readiness or self.dead_end:
-            s = s + self.progress(obs)
+            s = s + self._progress(v, kinds)
         return self.scale * (s[:, 0] - s[:, 1:].mean(axis=1))
 
 

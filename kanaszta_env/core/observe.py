@@ -1,16 +1,18 @@
 """The observation kernel: one fixed-length float vector per (game, observer).
 
-The vector holds what the observing player knows and nothing else, encoded
-relative to him (his own seat first). The layout — the order and size of the
-pieces written below — is declared piece by piece in
-:mod:`kanaszta_env.encoding`, which also generates ``docs/observation.md``;
-a test checks that the two agree.
+The vector is an encoding of the observer's :class:`~kanaszta_env.core.view.View`
+(:func:`encode_view`): the state is first read into the view
+(:func:`~kanaszta_env.core.view.fill_view`, the one place that decides what a
+seat may see), then every piece is written from the view alone, so the view and
+the vector cannot disagree. :func:`decode_view` inverts the encoding exactly
+(the pieces derived from others, such as group sizes and canasta kinds, are not
+read back). The layout — the order and size of the pieces — is declared piece
+by piece in :mod:`kanaszta_env.encoding`, which also generates
+``docs/observation.md``; a test checks that the kernel writes it, and the
+decoder reads the pieces at the offsets of that declaration.
 
-What the kernel never reads: the other players' hands (except their sizes and
-the cards publicly known to be in them, ``known``), the stock beyond its
-known bottom cards (``stock_known``), the checkpoint hand ``cp_hand``, and the
-random state. The information-leak test re-deals exactly that hidden part and
-checks that the observation does not change.
+Every scale of the encoding is named here (or in :mod:`~kanaszta_env.core.view`
+for the counts the view clips); nothing else may copy them.
 """
 
 from __future__ import annotations
@@ -18,24 +20,51 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..cards import (
-    GROUP_SLOTS,
-    HEART_ACE,
-    IS_BLACK_THREE,
-    JOKER,
-    NUM_GROUPS,
-    NUM_TYPES,
-    RED_THREES,
-    SLOT_TYPE,
-    TYPE_GROUP,
-    WILD_TYPES,
-)
-from ..rules import CFG_EPISODE_GAME, CFG_HEART_ACES, CFG_MAX_HANDS, CFG_MAX_TURNS, CFG_PLAYERS, CFG_TARGET
+from ..cards import GROUP_SLOTS, NUM_GROUPS, NUM_TYPES, SLOT_TYPE
+from ..rules import CFG_EPISODE_GAME, CFG_MAX_HANDS, CFG_MAX_TURNS, CFG_PLAYERS, CFG_TARGET
 from .borrow import borrow
-from .legal import opening_minimum
+from .legal import is_frozen
 from .melds import canasta_kind, opening_value
 from .state import PHASE_CUT, PHASE_OVER
-from .tables import DECK_SIZE, HALF_TAX_FROM, QUARTER_TAX_FROM, TENTH_TAX_FROM, TYPE_COPIES
+from .tables import CANASTA_SIZE, DECK_SIZE, TABLE_CLEARING_PILE, TYPE_COPIES
+from .view import (
+    CUT_CARDS,
+    CUT_KEPT,
+    CUT_LEFT,
+    CUT_UNDECIDED,
+    HAND_SCORE_SCALE,
+    HAND_SIZE_SCALE,
+    I_CHANGED,
+    I_FRESH,
+    I_HAND_NUMBER,
+    I_HEART_ACES,
+    I_LIFTED,
+    I_LIFTED_FROM,
+    I_MOVER,
+    I_NEW_ACES,
+    I_PHASE,
+    I_PICKUP_FROM_HAND,
+    I_PICKUP_GROUP,
+    I_PICKUP_KIND,
+    I_PICKUP_SIZE,
+    I_PILE_N,
+    I_STARTER_OFFSET,
+    I_STOCK_KNOWN,
+    I_STOCK_N,
+    I_TOP,
+    I_TOP_OWNER,
+    I_TURN,
+    LAID_KINDS,
+    LOCKED_KINDS,
+    PICKUP_FROM_HAND_SCALE,
+    TWINS_SCALE,
+    View,
+    derive,
+    fill_view,
+    view_in,
+    view_row,
+    view_size,
+)
 
 NUM_PHASES = 6
 NUM_FREE_STATES = 4
@@ -43,262 +72,339 @@ NUM_PICKUP_KINDS = 3
 NUM_CANASTA_KINDS = 5
 NUM_TAX_BRACKETS = 4
 NUM_WILD_TYPES = 5
-#: scales of unbounded counts (values above are clipped to 1)
-HAND_SIZE_SCALE = 64.0
-TWINS_SCALE = 10.0
-HAND_SCORE_SCALE = 2000.0
-MAX_OPENING_MINIMUM = 120.0
-DECK = float(DECK_SIZE)
+#: scales: an encoded value is the count divided by its scale
+DECK = float(DECK_SIZE)  # pile, stock and pickup sizes
+STOCK_KNOWN_SCALE = 3.0  # known bottom cards of the stock (R3.4)
+GROUP_SIZE_SCALE = 8.0  # cards in a group (clipped)
+HEART_ACES_SCALE = 2.0  # separate heart aces (R10.6)
+RED_THREE_SCALE = 2.0  # 3H or 3D laid out (R4)
+RED_THREE_DEBT_SCALE = 4.0  # replacements still to draw (R4.2)
+MAX_OPENING_MINIMUM = 120.0  # R12.2
+WILDS_PUT_SCALE = 7.0  # wilds put into or taken out of a group this turn
+NATURALS_ADDED_SCALE = 8.0  # naturals added to a group this turn
+NEW_ACES_SCALE = 2.0  # separate heart aces laid this turn
+#: scale of each entry of ``View.laid`` (naturals added, then four wild counts)
+LAID_SCALES = np.array([NATURALS_ADDED_SCALE] + [WILDS_PUT_SCALE] * (LAID_KINDS - 1))
 #: slots of the current-turn pieces (zeros outside the turn phases)
-TURN_SIZE = NUM_PICKUP_KINDS + 3 + NUM_WILD_TYPES + 4 + NUM_GROUPS * (1 + 1 + 2 + 5)
+TURN_SIZE = NUM_PICKUP_KINDS + 3 + NUM_WILD_TYPES + 4 + NUM_GROUPS * (1 + 1 + LOCKED_KINDS + LAID_KINDS)
 
+_COPIES = TYPE_COPIES.astype(np.int64)
 _INV_COPIES = (1.0 / TYPE_COPIES).astype(np.float32)
-#: 1 / copies in the deck of the card type held in each of a group's nine slots
-_INV_SLOT_COPIES = (1.0 / TYPE_COPIES[SLOT_TYPE[0]]).astype(np.float32)
-_RED_THREE_H, _RED_THREE_D = RED_THREES
-_WILD_SLOT_OF_TYPE = np.full(NUM_TYPES, -1, dtype=np.int8)
-for _k, _t in enumerate(WILD_TYPES):
-    _WILD_SLOT_OF_TYPE[_t] = _k
+#: copies in the deck of the card type held in each of a group's nine slots
+SLOT_COPIES = TYPE_COPIES[SLOT_TYPE[0]].astype(np.int64)
+_INV_SLOT_COPIES = (1.0 / SLOT_COPIES).astype(np.float32)
+
+#: pieces the decoder reads, in the order of the ``O_*`` entries of a layout
+#: vector (their offsets, from the declaration in kanaszta_env.encoding)
+LAYOUT_PIECES = (
+    "phase", "to_move", "seat_from_starter", "progress", "hand", "pile", "pile_top", "pile_top_owner",
+    "pile_state", "stock_state", "stock_bottom", "unknown", "group_cards", "collection", "player_state",
+    "free_pickup", "known", "total", "tax_bracket", "opening_minimum", "last_hand_score", "pickup_kind",
+    "pickup_group", "pickup_state", "lifted", "locked", "laid_this_turn", "turn_state", "cut_cards",
+    "cut_decisions",
+)  # fmt: skip
+(O_PHASE, O_TO_MOVE, O_SEAT_FROM_STARTER, O_PROGRESS, O_HAND, O_PILE, O_PILE_TOP, O_PILE_TOP_OWNER,
+ O_PILE_STATE, O_STOCK_STATE, O_STOCK_BOTTOM, O_UNKNOWN, O_GROUP_CARDS, O_COLLECTION, O_PLAYER_STATE,
+ O_FREE, O_KNOWN, O_TOTAL, O_TAX, O_OPENING_MIN, O_LAST_SCORE, O_PICKUP_KIND, O_PICKUP_GROUP,
+ O_PICKUP_STATE, O_LIFTED, O_LOCKED, O_LAID, O_TURN_STATE, O_CUT_CARDS,
+ O_CUT_DECISIONS) = range(len(LAYOUT_PIECES))  # fmt: skip
 
 
-@njit(cache=True)
+@njit(inline="always")
 def _clip(x: float, lo: float, hi: float) -> float:
     return lo if x < lo else (hi if x > hi else x)
 
 
-@njit(cache=True)
-def _tax_bracket(total: int) -> int:
-    """R17.1 bracket of a running total: untaxed, halved, quartered, a tenth."""
-    if total < HALF_TAX_FROM:
-        return 0
-    if total < QUARTER_TAX_FROM:
-        return 1
-    if total < TENTH_TAX_FROM:
-        return 2
-    return 3
+@njit(inline="always")
+def _encode_table(v: View, cfg, o: np.ndarray, c: int) -> int:
+    """Every player's table, each piece seat-major with the observer first,
+    from slot ``c``; returns the next slot."""
+    players = cfg[CFG_PLAYERS]
+    G = NUM_GROUPS
+    target = float(cfg[CFG_TARGET])
+    sizes = c + players * G * GROUP_SLOTS
+    kinds = sizes + players * G
+    for k in range(players):
+        for g in range(G):
+            base = c + (k * G + g) * GROUP_SLOTS
+            size = 0
+            for j in range(GROUP_SLOTS):
+                n = v.groups[k, g, j]
+                if n != 0:
+                    size += n
+                    o[base + j] = n * _INV_SLOT_COPIES[j]
+            # a group under construction may pass 8 cards until the discard
+            o[sizes + k * G + g] = min(size / GROUP_SIZE_SCALE, 1.0)
+            if size >= CANASTA_SIZE:
+                kind = canasta_kind(g, v.groups[k, g])
+                if kind > 0:
+                    o[kinds + (k * G + g) * NUM_CANASTA_KINDS + kind - 1] = 1.0
+    c = kinds + players * G * NUM_CANASTA_KINDS
+    for k in range(players):
+        o[c + 4 * k] = v.heart_aces[k] / HEART_ACES_SCALE
+        o[c + 4 * k + 1] = v.red_threes[k, 0] / RED_THREE_SCALE
+        o[c + 4 * k + 2] = v.red_threes[k, 1] / RED_THREE_SCALE
+        o[c + 4 * k + 3] = v.red_three_debt[k] / RED_THREE_DEBT_SCALE
+    c += 4 * players
+    for k in range(players):
+        o[c + k] = v.twins[k] / TWINS_SCALE
+        o[c + players + k] = v.hand_size[k] / HAND_SIZE_SCALE
+        o[c + 2 * players + k] = float(v.opened[k])
+    c += 3 * players
+    for k in range(players):
+        o[c + NUM_FREE_STATES * k + v.free[k]] = 1.0
+    c += NUM_FREE_STATES * players
+    for k in range(players):
+        for t in range(NUM_TYPES):
+            o[c + k * NUM_TYPES + t] = v.known[k, t] * _INV_COPIES[t]
+    c += NUM_TYPES * players
+    for k in range(players):
+        o[c + k] = v.total[k] / target
+        o[c + players + NUM_TAX_BRACKETS * k + v.tax_bracket[k]] = 1.0
+        o[c + players * (1 + NUM_TAX_BRACKETS) + k] = v.minimum[k] / MAX_OPENING_MINIMUM
+        o[c + players * (2 + NUM_TAX_BRACKETS) + k] = v.last_score[k] / HAND_SCORE_SCALE
+    return c + players * (3 + NUM_TAX_BRACKETS)
 
 
-@njit(cache=True)
-def encode_row(s, cfg, b: int, p: int, out: np.ndarray) -> int:
-    """Write player ``p``'s view of game ``b`` into ``out`` and return the
+@njit(inline="always")
+def _encode_turn(v: View, o: np.ndarray, c: int) -> int:
+    """The current turn (the mover's pending obligations and what he laid this
+    turn), zeros outside the turn phases; returns the next slot."""
+    info = v.info
+    phase = info[I_PHASE]
+    if phase in (PHASE_OVER, PHASE_CUT):
+        return c + TURN_SIZE
+    G = NUM_GROUPS
+    o[c + info[I_PICKUP_KIND]] = 1.0
+    c += NUM_PICKUP_KINDS
+    if info[I_PICKUP_GROUP] >= 0:
+        o[c + info[I_PICKUP_GROUP]] = 1.0
+    c += G
+    o[c] = info[I_PICKUP_FROM_HAND] / PICKUP_FROM_HAND_SCALE
+    o[c + 1] = info[I_PICKUP_SIZE] / DECK
+    o[c + 2] = 1.0 if info[I_PICKUP_SIZE] >= TABLE_CLEARING_PILE else 0.0
+    c += 3
+    if info[I_LIFTED] >= 0:
+        o[c + info[I_LIFTED]] = 1.0
+        o[c + NUM_WILD_TYPES + info[I_LIFTED_FROM]] = 1.0
+    c += NUM_WILD_TYPES + G
+    for g in range(G):
+        for j in range(LOCKED_KINDS):
+            o[c + LOCKED_KINDS * g + j] = v.locked[g, j] / WILDS_PUT_SCALE
+    c += LOCKED_KINDS * G
+    for g in range(G):
+        for j in range(LAID_KINDS):
+            o[c + LAID_KINDS * g + j] = v.laid[g, j] / LAID_SCALES[j]
+    c += LAID_KINDS * G
+    o[c] = float(info[I_CHANGED])
+    o[c + 1] = info[I_NEW_ACES] / NEW_ACES_SCALE
+    mover = info[I_MOVER]
+    if v.opened[mover] == 0:
+        value = opening_value(v.groups[mover])
+        minimum = v.minimum[mover]
+        o[c + 2] = _clip(value / (2.0 * minimum), 0.0, 1.0)
+        o[c + 3] = 1.0 if value >= minimum else 0.0
+    return c + 4
+
+
+@njit(inline="always")
+def encode_view(v: View, cfg, o: np.ndarray) -> int:
+    """Write the observation of the row view ``v`` into ``o`` and return the
     number of slots written (the layout of :mod:`kanaszta_env.encoding`)."""
-    return encode_games(s, cfg, np.array([b]), np.array([p]), out[np.newaxis])
-
-
-@njit(cache=True)
-def encode_batch(s, cfg, players: np.ndarray, out: np.ndarray) -> int:
-    """Row ``b`` of ``out`` = player ``players[b]``'s view of game ``b``."""
-    return encode_games(s, cfg, np.arange(out.shape[0]), players, out)
+    players = cfg[CFG_PLAYERS]
+    info = v.info
+    o[:] = 0.0
+    c = 0
+    # --- flow ----------------------------------------------------------------------
+    o[c + info[I_PHASE]] = 1.0
+    c += NUM_PHASES
+    o[c + info[I_MOVER]] = 1.0
+    c += players
+    o[c + info[I_STARTER_OFFSET]] = 1.0
+    c += players
+    o[c] = info[I_TURN] / cfg[CFG_MAX_TURNS]
+    if cfg[CFG_EPISODE_GAME] == 1:
+        o[c + 1] = info[I_HAND_NUMBER] / cfg[CFG_MAX_HANDS]
+    o[c + 2] = float(info[I_HEART_ACES])
+    c += 3
+    # --- own hand, discard pile and stock ---------------------------------------------
+    for t in range(NUM_TYPES):
+        o[c + t] = v.hand[t] * _INV_COPIES[t]
+        o[c + NUM_TYPES + t] = v.pile[t] * _INV_COPIES[t]
+    c += 2 * NUM_TYPES
+    top = info[I_TOP]
+    if top >= 0:
+        o[c + top] = 1.0
+    if info[I_TOP_OWNER] >= 0:
+        o[c + NUM_TYPES + info[I_TOP_OWNER]] = 1.0
+    c += NUM_TYPES + players
+    n = info[I_PILE_N]
+    o[c] = n / DECK
+    o[c + 1] = 1.0 if n >= TABLE_CLEARING_PILE else 0.0
+    o[c + 2] = float(info[I_FRESH])
+    o[c + 3] = 1.0 if top >= 0 and is_frozen(top) else 0.0
+    c += 4
+    o[c] = info[I_STOCK_N] / DECK
+    o[c + 1] = info[I_STOCK_KNOWN] / STOCK_KNOWN_SCALE
+    c += 2
+    for t in range(NUM_TYPES):
+        o[c + t] = v.stock_bottom[t] * _INV_COPIES[t]
+        o[c + NUM_TYPES + t] = v.unknown[t] * _INV_COPIES[t]
+    c += 2 * NUM_TYPES
+    # --- every player's table, the current turn, the cut ---------------------------------
+    c = _encode_table(v, cfg, o, c)
+    c = _encode_turn(v, o, c)
+    for k in range(CUT_CARDS):
+        if v.cut[k] >= 0:
+            o[c + NUM_TYPES * k + v.cut[k]] = 1.0
+        if v.cut_kept[k] == CUT_KEPT:
+            o[c + CUT_CARDS * NUM_TYPES + 2 * k] = 1.0
+        elif v.cut_kept[k] == CUT_LEFT:
+            o[c + CUT_CARDS * NUM_TYPES + 2 * k + 1] = 1.0
+    return c + CUT_CARDS * (NUM_TYPES + 2)
 
 
 @njit(cache=True)
 def encode_games(s, cfg, games: np.ndarray, seats: np.ndarray, out: np.ndarray) -> int:
-    """Row ``i`` of ``out`` = player ``seats[i]``'s view of game ``games[i]``.
-    Returns the number of slots written per row.
+    """Row ``i`` of ``out`` = player ``seats[i]``'s observation of game ``games[i]``
+    (his view, then its encoding). Returns the number of slots written per row.
 
-    One function body loops over the rows: numba increfs and decrefs every
-    array of the state ``s`` at each call that receives it, which would cost
-    more than the encoding itself if each row (or each piece of a row) were
-    a call of its own.
-    """
+    One function body loops over the rows (:func:`fill_view` and
+    :func:`encode_view` are inlined): a call that receives the 41-array state
+    costs more than a row's encoding."""
     s = borrow(s)  # no reference counting inside the kernel (core/borrow.py)
-    players = cfg[CFG_PLAYERS]
-    G = NUM_GROUPS
-    target = float(cfg[CFG_TARGET])
+    scratch = np.empty(view_size(cfg[CFG_PLAYERS]), np.int64)  # fill_view writes every entry
+    w = view_in(borrow((scratch,))[0], cfg[CFG_PLAYERS])
     c = 0
     for i in range(games.shape[0]):
-        b = games[i]
-        p = seats[i]
-        o = out[i]
-        o[:] = 0.0
-        phase = s.phase[b]
-        mover = s.to_move[b]
-        c = 0
-        # --- flow --------------------------------------------------------------
-        o[c + phase] = 1.0
-        c += NUM_PHASES
-        o[c + (mover - p + players) % players] = 1.0
-        c += players
-        o[c + (p - s.starter[b] + players) % players] = 1.0
-        c += players
-        o[c] = _clip(s.turn[b] / cfg[CFG_MAX_TURNS], 0.0, 1.0)
-        if cfg[CFG_EPISODE_GAME] == 1:
-            o[c + 1] = _clip(s.hand_number[b] / cfg[CFG_MAX_HANDS], 0.0, 1.0)
-        o[c + 2] = float(cfg[CFG_HEART_ACES])
-        c += 3
-        # --- own hand ------------------------------------------------------------
-        for t in range(NUM_TYPES):
-            o[c + t] = s.hand[b, p, t] * _INV_COPIES[t]
-        c += NUM_TYPES
-        # --- discard pile and stock (public) -------------------------------------------
-        n = s.pile_len[b]
-        for k in range(n):
-            t = s.pile[b, k]
-            o[c + t] += _INV_COPIES[t]
-        c += NUM_TYPES
-        if n > 0:
-            top = s.pile[b, n - 1]
-            o[c + top] = 1.0
-            owner = s.pile_owner[b, n - 1]
-            if owner >= 0:  # a position document may leave the owner unknown (-1): all zeros then
-                o[c + NUM_TYPES + (owner - p + players) % players] = 1.0
-        c += NUM_TYPES + players
-        o[c] = n / DECK
-        o[c + 1] = 1.0 if n >= 10 else 0.0
-        o[c + 2] = 1.0 if (s.pile_fresh[b] == 1 and n > 0) else 0.0
-        if n > 0:
-            top = s.pile[b, n - 1]
-            o[c + 3] = 1.0 if (IS_BLACK_THREE[top] or top == JOKER or top // 4 == 1) else 0.0
-        c += 4
-        known_bottom = min(s.stock_known[b], s.stock_len[b])
-        o[c] = s.stock_len[b] / DECK
-        o[c + 1] = s.stock_known[b] / 3.0
-        c += 2
-        for k in range(known_bottom):  # the known bottom cards only
-            t = s.stock[b, k]
-            o[c + t] += _INV_COPIES[t]
-        c += NUM_TYPES
-        # --- unknown cards ---------------------------------------------------------
-        # whose place the observer cannot know: the deck minus everything he sees
-        # (own hand, all groups and collections, the pile, the known bottom of the
-        # stock, cards known in other hands, the cut cards, a wild in transit);
-        # counted in place, then scaled
-        for t in range(NUM_TYPES):
-            o[c + t] = TYPE_COPIES[t] - s.hand[b, p, t]
-        for q in range(players):
-            if q != p:
-                for t in range(NUM_TYPES):
-                    o[c + t] -= s.known[b, q, t]
-            for g in range(G):
-                for j in range(GROUP_SLOTS):
-                    v = s.groups[b, q, g, j]
-                    if v != 0:
-                        o[c + SLOT_TYPE[g, j]] -= v
-            o[c + HEART_ACE] -= s.sep_heart_aces[b, q]
-            o[c + _RED_THREE_H] -= s.red_threes[b, q, 0]
-            o[c + _RED_THREE_D] -= s.red_threes[b, q, 1]
-        for k in range(n):
-            o[c + s.pile[b, k]] -= 1.0
-        for k in range(known_bottom):
-            o[c + s.stock[b, k]] -= 1.0
-        if phase == PHASE_CUT:
-            for k in range(3):
-                o[c + s.cut_cards[b, k]] -= 1.0
-        if s.lifted[b] >= 0:
-            o[c + s.lifted[b]] -= 1.0
-        for t in range(NUM_TYPES):
-            o[c + t] *= _INV_COPIES[t]
-        c += NUM_TYPES
-        # --- every player's table, each piece seat-major with the observer first ------
-        sizes = c + players * G * GROUP_SLOTS
-        kinds = sizes + players * G
-        for k in range(players):
-            q = (p + k) % players
-            for g in range(G):
-                base = c + (k * G + g) * GROUP_SLOTS
-                size = 0
-                for j in range(GROUP_SLOTS):
-                    v = s.groups[b, q, g, j]
-                    if v != 0:
-                        size += v
-                        o[base + j] = v * _INV_SLOT_COPIES[j]
-                # a group under construction may pass 8 cards until the discard
-                o[sizes + k * G + g] = min(size / 8.0, 1.0)
-                if size >= 7:
-                    kind = canasta_kind(g, s.groups[b, q, g])
-                    if kind > 0:
-                        o[kinds + (k * G + g) * NUM_CANASTA_KINDS + kind - 1] = 1.0
-        c = kinds + players * G * NUM_CANASTA_KINDS
-        for k in range(players):
-            q = (p + k) % players
-            o[c + 4 * k] = s.sep_heart_aces[b, q] / 2.0
-            o[c + 4 * k + 1] = s.red_threes[b, q, 0] / 2.0
-            o[c + 4 * k + 2] = s.red_threes[b, q, 1] / 2.0
-            o[c + 4 * k + 3] = s.red_three_debt[b, q] / 4.0
-        c += 4 * players
-        for k in range(players):
-            q = (p + k) % players
-            o[c + k] = _clip(s.twins[b, q] / TWINS_SCALE, 0.0, 1.0)
-            size = 0  # public: the number of cards in a hand (not which cards)
-            for t in range(NUM_TYPES):
-                size += s.hand[b, q, t]
-            o[c + players + k] = _clip(size / HAND_SIZE_SCALE, 0.0, 1.0)
-            o[c + 2 * players + k] = float(s.opened[b, q])
-        c += 3 * players
-        for k in range(players):
-            q = (p + k) % players
-            o[c + NUM_FREE_STATES * k + s.free_pickup[b, q]] = 1.0
-        c += NUM_FREE_STATES * players
-        for k in range(players):
-            q = (p + k) % players
-            for t in range(NUM_TYPES):
-                o[c + k * NUM_TYPES + t] = s.known[b, q, t] * _INV_COPIES[t]
-        c += NUM_TYPES * players
-        for k in range(players):
-            q = (p + k) % players
-            total = s.totals[b, q]
-            o[c + k] = _clip(total / target, -1.0, 1.0)
-            o[c + players + NUM_TAX_BRACKETS * k + _tax_bracket(total)] = 1.0
-            minimum = opening_minimum(s.totals, cfg, b, q)
-            o[c + players * (1 + NUM_TAX_BRACKETS) + k] = minimum / MAX_OPENING_MINIMUM
-            o[c + players * (2 + NUM_TAX_BRACKETS) + k] = _clip(
-                s.hand_scores[b, q] / HAND_SCORE_SCALE, -1.0, 1.0
-            )
-        c += players * (3 + NUM_TAX_BRACKETS)
-        # --- the current turn (public: everybody sees what the mover does) --------------
-        # the mover's pending obligations and what he laid this turn
-        if phase != PHASE_OVER and phase != PHASE_CUT:
-            o[c + s.pickup_kind[b]] = 1.0
-            c += NUM_PICKUP_KINDS
-            card = s.pickup_card[b]
-            if card >= 0:
-                o[c + TYPE_GROUP[card]] = 1.0
-            c += G
-            o[c] = _clip(s.pickup_from_hand[b] / 3.0, 0.0, 1.0)
-            o[c + 1] = s.pickup_size[b] / DECK
-            o[c + 2] = 1.0 if s.pickup_size[b] >= 10 else 0.0
-            c += 3
-            if s.lifted[b] >= 0:
-                o[c + _WILD_SLOT_OF_TYPE[s.lifted[b]]] = 1.0
-                o[c + NUM_WILD_TYPES + s.lifted_from[b]] = 1.0
-            c += NUM_WILD_TYPES + G
-            for g in range(G):
-                o[c + 2 * g] = s.locked[b, g, 0] / 7.0
-                o[c + 2 * g + 1] = s.locked[b, g, 1] / 7.0
-            c += 2 * G
-            for g in range(G):
-                dn = 0
-                ds = 0
-                for j in range(4):
-                    dn += s.groups[b, mover, g, j] - s.cp_groups[b, g, j]
-                    ds += s.groups[b, mover, g, 4 + j] - s.cp_groups[b, g, 4 + j]
-                dj = s.groups[b, mover, g, 8] - s.cp_groups[b, g, 8]
-                base = c + 5 * g
-                o[base] = max(dn, 0) / 8.0
-                o[base + 1] = max(ds, 0) / 7.0
-                o[base + 2] = max(dj, 0) / 7.0
-                o[base + 3] = max(-ds, 0) / 7.0
-                o[base + 4] = max(-dj, 0) / 7.0
-            c += 5 * G
-            o[c] = float(s.changed[b])
-            o[c + 1] = max(s.sep_heart_aces[b, mover] - s.cp_sep_heart_aces[b], 0) / 2.0
-            if s.opened[b, mover] == 0:
-                value = opening_value(s.groups[b, mover])
-                minimum = opening_minimum(s.totals, cfg, b, mover)
-                o[c + 2] = _clip(value / (2.0 * minimum), 0.0, 1.0)
-                o[c + 3] = 1.0 if value >= minimum else 0.0
-            c += 4
-        else:
-            c += TURN_SIZE
-        # --- the cut (R3.1: the three cards are shown to everybody) ------------------------
-        if phase == PHASE_CUT:
-            for k in range(3):
-                o[c + NUM_TYPES * k + s.cut_cards[b, k]] = 1.0
-            for k in range(3):
-                kept = s.cut_kept[b, k]
-                if kept == 1:
-                    o[c + 3 * NUM_TYPES + 2 * k] = 1.0
-                elif kept == 0:
-                    o[c + 3 * NUM_TYPES + 2 * k + 1] = 1.0
-        c += 3 * NUM_TYPES + 6
+        fill_view(s, cfg, games[i], seats[i], w)
+        c = encode_view(w, cfg, out[i])
+    scratch[0] = 0  # the buffer stays alive while its borrowed slices are in use
     return c
+
+
+@njit(cache=True)
+def encode_batch(s, cfg, players: np.ndarray, out: np.ndarray) -> int:
+    """Row ``b`` of ``out`` = player ``players[b]``'s observation of game ``b``."""
+    return encode_games(s, cfg, np.arange(out.shape[0]), players, out)
+
+
+@njit(cache=True)
+def encode_row(s, cfg, b: int, p: int, out: np.ndarray) -> int:
+    """Write player ``p``'s observation of game ``b`` into ``out``; returns the slots written."""
+    return encode_games(s, cfg, np.array([b]), np.array([p]), out[np.newaxis])
+
+
+@njit(cache=True)
+def encode_views(v: View, cfg, out: np.ndarray) -> int:
+    """Row ``i`` of ``out`` = the observation of row ``i`` of the batched view ``v``."""
+    v = borrow(v)
+    c = 0
+    for i in range(out.shape[0]):
+        c = encode_view(view_row(v, i), cfg, out[i])
+    return c
+
+
+# --- decoding ------------------------------------------------------------------------
+@njit(cache=True)
+def _n(x: float, scale: float) -> int:
+    """The integer count an encoded value stands for."""
+    return int(np.floor(x * scale + 0.5))
+
+
+@njit(cache=True)
+def _one_hot(obs: np.ndarray, start: int, n: int) -> int:
+    """Index of the 1 in a one-hot piece, or -1 if it is all zeros."""
+    for i in range(n):
+        if obs[start + i] > 0.5:
+            return i
+    return -1
+
+
+@njit(cache=True)
+def _decode_table(obs: np.ndarray, lay: np.ndarray, cfg, v: View) -> None:
+    """The per-seat fields of a row view from an observation row."""
+    P = cfg[CFG_PLAYERS]
+    gc, col, pst, fr = lay[O_GROUP_CARDS], lay[O_COLLECTION], lay[O_PLAYER_STATE], lay[O_FREE]
+    target = float(cfg[CFG_TARGET])
+    for q in range(P):
+        for g in range(NUM_GROUPS):
+            for j in range(GROUP_SLOTS):
+                v.groups[q, g, j] = _n(obs[gc + (q * NUM_GROUPS + g) * GROUP_SLOTS + j], SLOT_COPIES[j])
+        for t in range(NUM_TYPES):
+            v.known[q, t] = _n(obs[lay[O_KNOWN] + q * NUM_TYPES + t], _COPIES[t])
+        v.heart_aces[q] = _n(obs[col + 4 * q], HEART_ACES_SCALE)
+        v.red_threes[q, 0] = _n(obs[col + 4 * q + 1], RED_THREE_SCALE)
+        v.red_threes[q, 1] = _n(obs[col + 4 * q + 2], RED_THREE_SCALE)
+        v.red_three_debt[q] = _n(obs[col + 4 * q + 3], RED_THREE_DEBT_SCALE)
+        v.twins[q] = _n(obs[pst + q], TWINS_SCALE)
+        v.hand_size[q] = _n(obs[pst + P + q], HAND_SIZE_SCALE)
+        v.opened[q] = _n(obs[pst + 2 * P + q], 1.0)
+        v.free[q] = _one_hot(obs, fr + NUM_FREE_STATES * q, NUM_FREE_STATES)
+        v.total[q] = _n(obs[lay[O_TOTAL] + q], target)
+        v.tax_bracket[q] = _one_hot(obs, lay[O_TAX] + NUM_TAX_BRACKETS * q, NUM_TAX_BRACKETS)
+        v.minimum[q] = _n(obs[lay[O_OPENING_MIN] + q], MAX_OPENING_MINIMUM)
+        v.last_score[q] = _n(obs[lay[O_LAST_SCORE] + q], HAND_SCORE_SCALE)
+
+
+@njit(cache=True)
+def _decode_turn(obs: np.ndarray, lay: np.ndarray, v: View) -> None:
+    """The current turn's fields of a row view from an observation row."""
+    info = v.info
+    info[I_PICKUP_KIND] = _one_hot(obs, lay[O_PICKUP_KIND], NUM_PICKUP_KINDS)
+    info[I_PICKUP_GROUP] = _one_hot(obs, lay[O_PICKUP_GROUP], NUM_GROUPS)
+    info[I_PICKUP_FROM_HAND] = _n(obs[lay[O_PICKUP_STATE]], PICKUP_FROM_HAND_SCALE)
+    info[I_PICKUP_SIZE] = _n(obs[lay[O_PICKUP_STATE] + 1], DECK)
+    info[I_LIFTED] = _one_hot(obs, lay[O_LIFTED], NUM_WILD_TYPES)
+    info[I_LIFTED_FROM] = _one_hot(obs, lay[O_LIFTED] + NUM_WILD_TYPES, NUM_GROUPS)
+    for g in range(NUM_GROUPS):
+        for j in range(LOCKED_KINDS):
+            v.locked[g, j] = _n(obs[lay[O_LOCKED] + LOCKED_KINDS * g + j], WILDS_PUT_SCALE)
+        for j in range(LAID_KINDS):
+            v.laid[g, j] = _n(obs[lay[O_LAID] + LAID_KINDS * g + j], LAID_SCALES[j])
+    info[I_CHANGED] = _n(obs[lay[O_TURN_STATE]], 1.0)
+    info[I_NEW_ACES] = _n(obs[lay[O_TURN_STATE] + 1], NEW_ACES_SCALE)
+
+
+@njit(cache=True)
+def decode_view(obs: np.ndarray, lay: np.ndarray, cfg, v: View) -> None:
+    """Fill the row view ``v`` from one observation row: the exact inverse of
+    :func:`encode_view`. ``lay`` holds the offsets of :data:`LAYOUT_PIECES`."""
+    P = cfg[CFG_PLAYERS]
+    info = v.info
+    info[I_PHASE] = _one_hot(obs, lay[O_PHASE], NUM_PHASES)
+    info[I_MOVER] = _one_hot(obs, lay[O_TO_MOVE], P)
+    info[I_STARTER_OFFSET] = _one_hot(obs, lay[O_SEAT_FROM_STARTER], P)
+    info[I_TURN] = _n(obs[lay[O_PROGRESS]], cfg[CFG_MAX_TURNS])
+    info[I_HAND_NUMBER] = _n(obs[lay[O_PROGRESS] + 1], cfg[CFG_MAX_HANDS])
+    info[I_HEART_ACES] = _n(obs[lay[O_PROGRESS] + 2], 1.0)
+    for t in range(NUM_TYPES):
+        v.hand[t] = _n(obs[lay[O_HAND] + t], _COPIES[t])
+        v.pile[t] = _n(obs[lay[O_PILE] + t], _COPIES[t])
+        v.stock_bottom[t] = _n(obs[lay[O_STOCK_BOTTOM] + t], _COPIES[t])
+        v.unknown[t] = _n(obs[lay[O_UNKNOWN] + t], _COPIES[t])
+    info[I_TOP] = _one_hot(obs, lay[O_PILE_TOP], NUM_TYPES)
+    info[I_TOP_OWNER] = _one_hot(obs, lay[O_PILE_TOP_OWNER], P)
+    info[I_PILE_N] = _n(obs[lay[O_PILE_STATE]], DECK)
+    info[I_FRESH] = _n(obs[lay[O_PILE_STATE] + 2], 1.0)
+    info[I_STOCK_N] = _n(obs[lay[O_STOCK_STATE]], DECK)
+    info[I_STOCK_KNOWN] = _n(obs[lay[O_STOCK_STATE] + 1], STOCK_KNOWN_SCALE)
+    _decode_table(obs, lay, cfg, v)
+    _decode_turn(obs, lay, v)
+    for k in range(CUT_CARDS):
+        v.cut[k] = _one_hot(obs, lay[O_CUT_CARDS] + NUM_TYPES * k, NUM_TYPES)
+        decided = lay[O_CUT_DECISIONS] + 2 * k
+        v.cut_kept[k] = CUT_UNDECIDED
+        if obs[decided] > 0.5:
+            v.cut_kept[k] = CUT_KEPT
+        elif obs[decided + 1] > 0.5:
+            v.cut_kept[k] = CUT_LEFT
+    derive(v)
+
+
+@njit(cache=True)
+def decode_views(obs: np.ndarray, lay: np.ndarray, cfg, v: View) -> None:
+    """Row ``i`` of the batched view ``v`` from observation row ``obs[i]``."""
+    v = borrow(v)
+    for i in range(obs.shape[0]):
+        decode_view(obs[i], lay, cfg, view_row(v, i))

@@ -9,7 +9,9 @@ Seats are driven by controllers (see :mod:`kanaszta_env.engine.driver`):
 ``"external"`` seats take the actions passed to :meth:`GameBatch.step`;
 ``"random"`` seats play uniformly random legal actions inside the compiled
 step; a callable ``policy(obs, mask) -> actions`` plays a seat from Python, one
-call per batch of the games where that seat is to move. A step applies the
+call per batch of the games where that seat is to move (a policy with a true
+``wants_views`` attribute, such as the compiled bots, is called as
+``policy(obs, mask, views=views)`` with the deciding seats' :meth:`views`). A step applies the
 external actions and then plays every other seat until each game awaits an
 external decision again (or is over), so one call advances the whole table.
 
@@ -31,6 +33,7 @@ import numpy as np
 
 from ..actions import ACTION_NAMES, NUM_ACTIONS, action_name
 from ..core.state import END_NAMES, PHASE_NAMES, PHASE_OVER, State, copy_state, select
+from ..core.view import View, new_views
 from ..encoding import observation_size
 from ..rules import Rules, resolve_rules
 from . import driver as D
@@ -110,6 +113,8 @@ class GameBatch:
         )  # fmt: skip
         lineup = self.options.lineup(players)
         self.policies = self.options.policies
+        self._wants_views = [bool(getattr(p, "wants_views", False)) for p in self.policies]
+        self._pol_views: View | None = None
         prm = self.options.params(players)
         self.rules = rules
         self.batch_size = batch_size
@@ -133,6 +138,7 @@ class GameBatch:
         self._no_actions = np.zeros(0, dtype=np.int64)
         self._actions = np.zeros(batch_size, dtype=np.int64)
         self._drive = None
+        self._fill = None
 
     # --- the compiled driver ------------------------------------------------------
     def _call(self, op: int, actions=None, obs=None, arg: int = 0, seeds=None, which=None, idx=None) -> int:
@@ -272,7 +278,15 @@ class GameBatch:
                 if n == 0:
                     continue
                 progress = True
-                acts = np.asarray(policy(self._pol_obs[:n], self._pol_masks[:n])).reshape(-1)
+                if self._wants_views[k]:
+                    if self._pol_views is None:  # reused like the observations: valid during the call
+                        self._pol_views = new_views(self.batch_size, self.rules.num_players)
+                    rows = self._idx[:n]
+                    views = self.views(self._state.to_move[rows], rows, self._pol_views.rows(slice(0, n)))
+                    acts = policy(self._pol_obs[:n], self._pol_masks[:n], views=views)
+                else:
+                    acts = policy(self._pol_obs[:n], self._pol_masks[:n])
+                acts = np.asarray(acts).reshape(-1)
                 if acts.shape != (n,) or not np.issubdtype(acts.dtype, np.integer):
                     raise ValueError(f"seat policy {policy!r} must return {n} integer actions, got {acts!r}")
                 bad = self._call(D.OP_POLICY, actions=acts.astype(np.int64), arg=n)
@@ -313,7 +327,7 @@ class GameBatch:
         if len(state.phase) != self.batch_size or state.hand.shape[1] != self.rules.num_players:
             raise ValueError("the state does not match this batch's size and number of players")
         self._state = State(*(np.ascontiguousarray(a) for a in state))
-        self._drive = None  # the compiled entry is typed on the arrays it was given
+        self._drive = self._fill = None  # the compiled entries are typed on the arrays they were given
         self.adopt()
 
     def legal_mask(self) -> np.ndarray:
@@ -338,6 +352,37 @@ class GameBatch:
             raise ValueError(f"observer seats must lie in 0..{self.rules.num_players - 1}, got {seats!r}")
         out = np.empty((self.batch_size, self.obs_size), dtype=np.float32)
         self._kernels.observe.encode_batch(self._state, self._cfg, np.ascontiguousarray(players), out)
+        return out
+
+    def views(
+        self, seats: np.ndarray | int | None = None, games: np.ndarray | None = None, out: View | None = None
+    ) -> View:
+        """Structured views (:class:`~kanaszta_env.core.view.View`, integer arrays
+        with a leading row axis): the same information as :meth:`observe`, never
+        more. Row ``i`` is seat ``seats[i]``'s view of game ``games[i]`` (default:
+        every game, each seen by the seat to move); written into ``out`` if given."""
+        rows = np.arange(self.batch_size) if games is None else np.asarray(games, dtype=np.int64).reshape(-1)
+        if ((rows < 0) | (rows >= self.batch_size)).any():
+            raise ValueError(f"game indices must lie in 0..{self.batch_size - 1}, got {games!r}")
+        who = self._state.to_move[rows] if seats is None else seats
+        players = np.broadcast_to(np.asarray(who, dtype=np.int64), rows.shape)
+        if ((players < 0) | (players >= self.rules.num_players)).any():
+            raise ValueError(f"observer seats must lie in 0..{self.rules.num_players - 1}, got {seats!r}")
+        if out is None:
+            out = new_views(rows.shape[0], self.rules.num_players)
+        elif (
+            out.info.shape[0] != rows.shape[0]
+            or out.groups.shape[1] != self.rules.num_players
+            or not all(a.dtype == np.int64 and a.flags.c_contiguous for a in out)
+        ):
+            raise ValueError(
+                f"out must hold {rows.shape[0]} views of {self.rules.num_players} players "
+                "(contiguous int64 arrays, e.g. rows of kanaszta_env.encoding.new_views)"
+            )
+        args = (self._state, self._cfg, np.ascontiguousarray(rows), np.ascontiguousarray(players), out)
+        if self._fill is None:  # skips numba's type resolution of the 63 arrays on later calls
+            self._fill = D.compiled_entry(self._kernels.compiled.fill_views, *args)
+        self._fill(*args)
         return out
 
     @property
@@ -431,7 +476,9 @@ class GameBatch:
 
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
-        state["_drive"] = None  # compiled entries do not pickle; recompiled (from cache) on use
+        state["_drive"] = state["_fill"] = (
+            None  # compiled entries do not pickle; recompiled (from cache) on use
+        )
         del state["_kernels"]  # modules do not pickle; found again from the rules
         return state
 

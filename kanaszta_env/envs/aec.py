@@ -34,7 +34,7 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 
 from ..actions import NUM_ACTIONS
-from ..encoding import observation_bounds, observation_size
+from ..encoding import ObservationSpace, observation_bounds, observation_size
 from ..engine import ENDED_ILLEGAL, ENDED_TERMINATED, GameBatch, IllegalActionError, game_seeds
 from ..rules import Rules, resolve_rules
 from .options import RENDER_MODES, check_render_mode, load_position
@@ -91,12 +91,11 @@ class raw_env(AECEnv, EzPickle):
         players = rules.num_players
         self.possible_agents = [f"player_{q}" for q in range(players)]
         self._seat = {agent: q for q, agent in enumerate(self.possible_agents)}
-        low, high = observation_bounds(rules)
         self._obs_size = observation_size(rules)
         self.observation_spaces = {
             agent: spaces.Dict(
                 {
-                    "observation": spaces.Box(low, high, dtype=np.float32),
+                    "observation": ObservationSpace(rules),
                     "action_mask": spaces.Box(0, 1, shape=(NUM_ACTIONS,), dtype=np.int8),
                 }
             )

@@ -32,7 +32,7 @@ from gymnasium import spaces
 from gymnasium.utils import EzPickle
 
 from ..actions import NUM_ACTIONS
-from ..encoding import observation_bounds
+from ..encoding import ObservationSpace
 from ..engine import ENDED_ILLEGAL, GameBatch, IllegalActionError, RandomPolicy, seat_option
 from ..rules import Rules, resolve_rules
 from .options import RENDER_MODES, check_render_mode, load_position, opponent_controllers
@@ -96,8 +96,7 @@ class KanasztaGymEnv(gym.Env, EzPickle):
         }
         self._first_seat = seat_option(learner_seat, rules.num_players, "learner_seat")
         self._games = GameBatch(rules, 1, first_seat=self._first_seat, **self._game_kwargs)
-        low, high = observation_bounds(rules)
-        self.observation_space = spaces.Box(low, high, dtype=np.float32)
+        self.observation_space = ObservationSpace(rules)
         self.action_space = spaces.Discrete(NUM_ACTIONS)
 
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:

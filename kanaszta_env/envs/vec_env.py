@@ -31,7 +31,7 @@ from stable_baselines3.common.vec_env import VecEnv
 from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvStepReturn
 
 from ..actions import NUM_ACTIONS
-from ..encoding import observation_bounds
+from ..encoding import ObservationSpace, View
 from ..engine import ENDED_ILLEGAL, ENDED_TERMINATED, ENDED_TRUNCATED, GameBatch, seat_option
 from ..rules import Rules, resolve_rules
 from .options import check_render_mode, opponent_controllers
@@ -85,8 +85,7 @@ class KanasztaVecEnv(VecEnv):
             illegal=illegal,
             illegal_reward=illegal_reward,
         )
-        low, high = observation_bounds(rules)
-        super().__init__(num_envs, spaces.Box(low, high, dtype=np.float32), spaces.Discrete(NUM_ACTIONS))
+        super().__init__(num_envs, ObservationSpace(rules), spaces.Discrete(NUM_ACTIONS))
         self._actions: np.ndarray | None = None
 
     # --- the VecEnv contract ------------------------------------------------------
@@ -125,6 +124,12 @@ class KanasztaVecEnv(VecEnv):
     def action_masks(self) -> np.ndarray:
         """(N, 200) int8 legal actions of the learners' current observations."""
         return self._games.legal_mask().astype(np.int8)
+
+    def views(self) -> View:
+        """The learners' structured views of their current observations (one row
+        per game: :meth:`kanaszta_env.engine.GameBatch.views` of the learner's
+        seat), e.g. for a compiled bot labelling the learners' decisions."""
+        return self._games.views(self._games.anchor)
 
     @property
     def learner_seats(self) -> np.ndarray:
