@@ -372,6 +372,26 @@ def test_vecenv_illegal_actions() -> None:
     assert dones.tolist() == [False, True] and rewards[1] == -3.0 and infos[1]["illegal_action"]
 
 
+def test_vecenv_returned_observations_survive_the_next_step() -> None:
+    """SB3 stores the observations of step t after step t+1 ran: the array a
+    step returns must not be the buffer the next step writes; a refused step
+    leaves the current observations as they were."""
+    venv = vec_env(4, learner_seat=0)
+    venv.seed(3)
+    first = venv.reset()
+    kept = first.copy()
+    masks = venv.action_masks()
+    obs, *_ = venv.step(masks.argmax(axis=1))
+    assert np.array_equal(first, kept) and obs is not first
+    before = obs.copy()
+    second, *_ = venv.step(venv.action_masks().argmax(axis=1))
+    assert np.array_equal(obs, before) and not np.array_equal(second, before)
+    bad = venv.action_masks().argmin(axis=1)  # an illegal action in every game
+    with pytest.raises(IllegalActionError):
+        venv.step(bad)
+    assert np.array_equal(venv._games.observe(), second)
+
+
 def test_maskable_ppo_smoke_run() -> None:
     """A few hundred MaskablePPO steps on the VecEnv, episodes included."""
     sb3_contrib = pytest.importorskip("sb3_contrib")

@@ -200,9 +200,14 @@ class GameBatch:
         self._call(D.OP_OBSERVE, obs=self._obs)
         self._obs_fresh = bool(self._params[D.PRM_OBSERVE])
 
-    def step(self, actions: Sequence[int] | np.ndarray | int) -> StepResult:
+    def step(self, actions: Sequence[int] | np.ndarray | int, out: np.ndarray | None = None) -> StepResult:
         """Apply one action per game to the games awaiting an external decision
         (the action of any other game is ignored), then play the other seats.
+
+        ``out`` (float32, shape (B, D), C-contiguous) becomes the batch's
+        observation buffer, which :meth:`observe` returns until the next step
+        with another ``out``: an adapter that hands the observations on (a
+        VecEnv) passes a fresh array each step instead of copying them.
 
         Raises :class:`IllegalActionError` naming the game and action if an
         action is illegal; then no game is changed (unless ``illegal="penalty"``).
@@ -210,10 +215,16 @@ class GameBatch:
         if not self._has_reset:
             raise RuntimeError("call reset() before step()")
         acts = self._check_actions(actions)
+        if out is not None and (
+            out.shape != self._obs.shape or out.dtype != np.float32 or not out.flags.c_contiguous
+        ):
+            raise ValueError(f"out must be a C-contiguous float32 array of shape {self._obs.shape}")
         if self._random_only:
-            code = self._call(D.OP_STEP, actions=acts, obs=self._obs)
-            if code >= 0:
+            code = self._call(D.OP_STEP, actions=acts, obs=self._obs if out is None else out)
+            if code >= 0:  # nothing changed: the old buffer still holds the observations
                 raise IllegalActionError(self._describe_illegal(code, int(acts[code])))
+            if out is not None:
+                self._obs = out
             if code < -1:
                 self._stuck(-2 - code)
         else:
@@ -221,6 +232,8 @@ class GameBatch:
             if bad >= 0:
                 raise IllegalActionError(self._describe_illegal(bad, int(acts[bad])))
             self._advance()
+            if out is not None:
+                self._obs = out
             self._call(D.OP_FINISH, obs=self._obs)
         self._obs_fresh = bool(self._params[D.PRM_OBSERVE])
         ended = self._seats.ended

@@ -108,7 +108,9 @@ class KanasztaVecEnv(VecEnv):
             raise RuntimeError("step_wait() without step_async()")
         actions, self._actions = self._actions, None
         games = self._games
-        games.step(np.asarray(actions).reshape(self.num_envs))
+        # a fresh buffer per step: SB3 keeps the returned array while the next step runs
+        obs = np.empty((self.num_envs, games.obs_size), dtype=np.float32)
+        games.step(np.asarray(actions).reshape(self.num_envs), out=obs)
         ended = games.ended
         dones = ended != 0
         infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
@@ -119,7 +121,7 @@ class KanasztaVecEnv(VecEnv):
             info["TimeLimit.truncated"] = bool(flags & ENDED_TRUNCATED) and not flags & ENDED_TERMINATED
             if flags & ENDED_ILLEGAL:
                 info["illegal_action"] = True
-        return games.observe().copy(), games.anchor_rewards.astype(np.float32), dones, infos
+        return games.observe(), games.anchor_rewards.astype(np.float32), dones, infos
 
     def action_masks(self) -> np.ndarray:
         """(N, 200) int8 legal actions of the learners' current observations."""
