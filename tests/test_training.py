@@ -27,7 +27,7 @@ from training.cli import main as cli_main
 from training.config import TrainConfig, parse_config, parse_weights
 from training.features import CountFeatures
 from training.imitation import collect, fit, student_of
-from training.opponents import OpponentPool
+from training.opponents import OpponentPool, SlotOpponent
 from training.policy import PPOAgent
 from training.shaping import ScoreEstimate, ShapedReward
 from training.train import build_env, build_model
@@ -237,6 +237,26 @@ def test_pool_sampling_follows_the_weights() -> None:
     assert "self@1" not in names
     pool.latest_prob = 0.0
     assert {pool.sample().name for _ in range(200)} == {"random", "self@1"}
+
+
+def test_slot_opponent_hands_views_to_a_bot_that_reads_them() -> None:
+    """The engine computes views for a slot (its agent can change between
+    rollouts) and a compiled bot in it reads them instead of decoding."""
+    bot = make_agent("heuristic")
+    act = bot.act
+    given: list[bool] = []
+
+    def spy(obs: np.ndarray, mask: np.ndarray, slots: np.ndarray | None = None, views=None) -> np.ndarray:
+        given.append(views is not None)
+        return act(obs, mask, views=views)
+
+    bot.act = spy  # type: ignore[method-assign]
+    venv = KanasztaVecEnv(4, opponents=SlotOpponent(bot), learner_seat=0)
+    venv.seed(0)
+    venv.reset()
+    for _ in range(12):
+        venv.step(venv.action_masks().argmax(axis=1))
+    assert given and all(given)
 
 
 # --- count features -------------------------------------------------------------------

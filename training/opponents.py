@@ -30,6 +30,7 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvS
 from agents.base import Agent
 from agents.registry import BOT_NAMES, make_agent
 from kanaszta_env import Rules
+from kanaszta_env.encoding import View
 from kanaszta_env.envs import KanasztaVecEnv
 
 TRAIN_SEED_OFFSET = 2**48
@@ -48,13 +49,19 @@ def make_bot(name: str, rules: Rules | None = None, seed: int = 0) -> Agent:
 
 
 class SlotOpponent:
-    """A callable opponent whose agent can be swapped between rollouts."""
+    """A callable opponent whose agent can be swapped between rollouts.
+
+    It always asks the engine for views (the engine reads ``wants_views`` once,
+    when the env is built) and hands them to agents that read them, so a
+    compiled bot in the slot does not decode the observations."""
+
+    wants_views = True
 
     def __init__(self, agent: Agent) -> None:
         self.agent = agent
 
-    def __call__(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        return self.agent.act(obs, mask)
+    def __call__(self, obs: np.ndarray, mask: np.ndarray, views: View | None = None) -> np.ndarray:
+        return self.agent(obs, mask, views=views)
 
 
 class OpponentPool:
