@@ -118,7 +118,7 @@ def melding_fallback(mask: np.ndarray, force: int) -> int:
         for k in range(5):
             if mask[A.WILD0 + 12 * k + force]:
                 return A.WILD0 + 12 * k + force
-    for i in range(44):
+    for i in range(A.MELD_TYPE.shape[0]):
         if mask[A.MELD0 + i] and A.MELD_TYPE[i] != HEART_ACE:
             return A.MELD0 + i
     if mask[A.WITHDRAW]:

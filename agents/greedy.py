@@ -30,6 +30,7 @@ from kanaszta_env import actions as A
 from kanaszta_env.cards import (
     CARD_VALUE,
     HEART_ACE,
+    IS_ACE,
     IS_BLACK_THREE,
     IS_RED_THREE,
     IS_WILD,
@@ -127,8 +128,8 @@ def greedy_row(mask, v, opt, reserve, tn, tw) -> int:
     """The greedy action for one row view ``v``."""
     phase = v.info[I_PHASE]
     if phase == PHASE_CUT:
-        t = v.cut[v.info[I_CUT_INDEX]] if v.info[I_CUT_INDEX] < 3 else -1
-        if t >= 0 and (IS_WILD[t] or IS_RED_THREE[t] or t // 4 == 0):
+        t = v.cut[v.info[I_CUT_INDEX]] if v.info[I_CUT_INDEX] < v.cut.shape[0] else -1
+        if t >= 0 and (IS_WILD[t] or IS_RED_THREE[t] or IS_ACE[t]):
             return A.KEEP
         return A.LEAVE
     if phase == PHASE_DRAW:

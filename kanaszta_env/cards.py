@@ -77,6 +77,8 @@ IS_BLACK_THREE = np.zeros(NUM_TYPES, dtype=np.bool_)
 IS_BLACK_THREE[list(BLACK_THREES)] = True
 IS_RED_THREE = np.zeros(NUM_TYPES, dtype=np.bool_)
 IS_RED_THREE[list(RED_THREES)] = True
+IS_ACE = np.zeros(NUM_TYPES, dtype=np.bool_)
+IS_ACE[[card_type(0, suit) for suit in range(NUM_SUITS)]] = True
 #: type -> index of a red three in a collection (0 = 3H, 1 = 3D) or -1
 RED_THREE_INDEX = np.full(NUM_TYPES, -1, dtype=np.int8)
 for _i, _t in enumerate(RED_THREES):
