@@ -61,7 +61,9 @@ class SlotOpponent:
         self.agent = agent
 
     def __call__(self, obs: np.ndarray, mask: np.ndarray, views: View | None = None) -> np.ndarray:
-        return self.agent(obs, mask, views=views)
+        if getattr(self.agent, "wants_views", False):
+            return self.agent(obs, mask, views=views)
+        return self.agent(obs, mask)
 
 
 class OpponentPool:

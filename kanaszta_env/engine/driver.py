@@ -36,6 +36,7 @@ from ..rules import CFG_PLAYERS
 # controller codes (a code >= 0 is the index of a Python policy)
 EXTERNAL = -1
 RANDOM = -2
+NOBODY = -3  # no seat's actions are applied (an operation without actions)
 
 # reward modes
 REWARD_SCORE = 0  # hand score minus the others' mean, times a scale
@@ -226,56 +227,70 @@ def _apply(s, cfg, S, prm, b: int, a: int) -> None:
 # --- one step ---------------------------------------------------------------------
 @njit(inline="always")
 def _play(
-    s, cfg, S, prm, actions: np.ndarray, obs: np.ndarray, external: bool, advance: bool, observe: bool,
+    s, cfg, S, prm, actions: np.ndarray, obs: np.ndarray, who: int, advance: bool, observe: bool,
     settle: bool,
 ) -> int:  # fmt: skip
     """The step, in one pass over the games (each game's state stays in cache
-    for its whole step): the external actions (``external``), built-in random
-    seats until each game awaits a seat that is not random (``advance``), the
-    masks and observations of the awaited seats (``observe``), and the rewards
-    the step returns (``settle``).
+    for its whole step): the actions ``actions[b]`` of the games whose awaited
+    seat is played by ``who`` (``EXTERNAL``, a Python policy, or ``NOBODY``),
+    built-in random seats until each game awaits a seat that is not random
+    (``advance``), the masks and observations of the awaited seats
+    (``observe``), and the rewards the step returns (``settle``).
 
-    Returns ``-1``, or the failing game: ``b`` for an illegal external action
-    (nothing is applied then; in penalty mode it ends the episode with the
+    The masks of the seats awaited by a Python policy are written too (by
+    ``advance``, and for the games this call moved), for :func:`_gather`. One call site of
+    the core's ``legal_row`` and ``apply_action`` (both inlined): each inlined
+    copy costs seconds of compilation on a first run.
+
+    Returns ``-1``, or the failing game: ``b`` for an illegal action (nothing is
+    applied then; in penalty mode an external one ends the episode with the
     penalty instead), ``-2 - b`` when game ``b`` keeps ending before any
     external decision.
     """
     n = S.anchor.shape[0]
     legal, over, rng, resets, control = S.legal, S.over, S.rng, S.resets, S.control
     to_move = s.to_move
-    if external:
+    if who == EXTERNAL:
         S.ended[:] = 0
         S.reward[:] = 0.0
         S.anchor_reward[:] = 0.0
         resets[:] = 0
-        if prm[PRM_PENALTY] != 1.0:
-            for b in range(n):
-                if not over[b] and control[b, to_move[b]] == EXTERNAL and _illegal(legal, b, actions[b]):
-                    return b
-    row = np.zeros(NUM_ACTIONS, dtype=np.bool_)
+    if who >= 0 or (who == EXTERNAL and prm[PRM_PENALTY] != 1.0):
+        for b in range(n):
+            if not over[b] and control[b, to_move[b]] == who and _illegal(legal, b, actions[b]):
+                return b
     for b in range(n):
         a = -1
-        if external and not over[b] and control[b, to_move[b]] == EXTERNAL:
+        moved = False
+        if who != NOBODY and not over[b] and control[b, to_move[b]] == who:
             a = actions[b]
-            if _illegal(legal, b, a):
+            if who == EXTERNAL and _illegal(legal, b, a):  # penalty mode
                 S.acc[b, to_move[b]] += prm[PRM_ILLEGAL_REWARD]
                 _end_episode(s, cfg, S, prm, b, _BY_ILLEGAL)
                 a = -1
+            elif resets[b] > MAX_RESETS_PER_STEP:
+                return -2 - b
         while True:
             if a < 0:
-                # the next built-in random seat's move, if there is one
-                if not advance or over[b] or control[b, to_move[b]] != RANDOM:
+                if over[b]:
+                    if observe:
+                        legal[b] = False
                     break
-                if resets[b] > MAX_RESETS_PER_STEP:
+                c = control[b, to_move[b]]
+                pick = advance and c == RANDOM
+                if not (pick or (c == EXTERNAL and observe) or (c >= 0 and (advance or moved))):
+                    if observe:
+                        legal[b] = False
+                    break
+                if pick and resets[b] > MAX_RESETS_PER_STEP:
                     return -2 - b
-                a = _pick(row, legal_row(s, cfg, b, row), rng, b)
+                count = legal_row(s, cfg, b, legal[b])
+                if not pick:
+                    break  # the awaited seat's mask
+                a = _pick(legal[b], count, rng, b)  # the built-in random seat's move
             _apply(s, cfg, S, prm, b, a)
+            moved = True
             a = -1
-        if observe:
-            if over[b] or control[b, to_move[b]] != EXTERNAL:
-                legal[b] = False
-            else:
-                legal_row(s, cfg, b, legal[b])
     if observe and prm[PRM_OBSERVE] == 1.0:
         encode_games(s, cfg, np.arange(n), to_move.astype(np.int64), obs)  # one call for all rows
         for b in range(n):
@@ -293,7 +308,8 @@ def _play(
 @njit(inline="always")
 def _gather(s, cfg, S, k: int, idx: np.ndarray, obs: np.ndarray, masks: np.ndarray) -> int:
     """Collect the games whose mover is played by Python policy ``k``: their
-    indices, the mover's observation and legal mask. Returns how many."""
+    indices, the mover's observation and legal mask (written by the last
+    :func:`_play`). Returns how many."""
     over, to_move, control = S.over, s.to_move, S.control
     movers = np.empty(over.shape[0], dtype=np.int64)
     n = 0
@@ -301,25 +317,10 @@ def _gather(s, cfg, S, k: int, idx: np.ndarray, obs: np.ndarray, masks: np.ndarr
         if not over[b] and control[b, to_move[b]] == k:
             idx[n] = b
             movers[n] = to_move[b]
-            legal_row(s, cfg, b, masks[n])
+            masks[n] = S.legal[b]
             n += 1
     encode_games(s, cfg, idx[:n], movers[:n], obs)
     return n
-
-
-@njit(inline="always")
-def _apply_policy(s, cfg, S, prm, idx: np.ndarray, n: int, actions: np.ndarray, masks: np.ndarray) -> int:
-    """Apply a Python policy's actions to games ``idx[:n]``. Returns the first
-    row whose action is illegal (nothing applied then), or -1."""
-    for i in range(n):
-        if _illegal(masks, i, actions[i]):
-            return i
-    for i in range(n):
-        b = idx[i]
-        if S.resets[b] > MAX_RESETS_PER_STEP:
-            return -2 - b
-        _apply(s, cfg, S, prm, b, actions[i])
-    return -1
 
 
 @njit(inline="always")
@@ -382,14 +383,26 @@ def drive(s, cfg, S, prm, op: int, actions, obs, idx, masks, arg: int, seeds, wh
         return -1
     if op == OP_GATHER:
         return _gather(s, cfg, S, arg, idx, obs, masks)
-    if op == OP_POLICY:
-        return _apply_policy(s, cfg, S, prm, idx, arg, actions, masks)
-    # the other operations are parts of one step (a single inlined copy of its loop)
-    external = op in (OP_STEP, OP_EXTERNAL)
+    # every other operation is a part of one step (a single inlined copy of its loop)
+    who = NOBODY
+    acts = actions
+    if op in (OP_STEP, OP_EXTERNAL):
+        who = EXTERNAL
+    elif op == OP_POLICY:  # the policy's actions for the ``arg`` games gathered in ``idx``
+        if arg == 0:
+            return -1
+        who = S.control[idx[0], s.to_move[idx[0]]]
+        acts = np.full(S.anchor.shape[0], -1, dtype=np.int64)
+        for i in range(arg):
+            acts[idx[i]] = actions[i]
     advance = op in (OP_STEP, OP_ADVANCE)
     observe = op in (OP_STEP, OP_OBSERVE, OP_FINISH)
     settle = op in (OP_STEP, OP_FINISH)
-    code = _play(s, cfg, S, prm, actions, obs, external, advance, observe, settle)
+    code = _play(s, cfg, S, prm, acts, obs, who, advance, observe, settle)
+    if op == OP_POLICY and code >= 0:
+        for i in range(arg):  # the policy's row of the illegal action
+            if idx[i] == code:
+                return i
     if op == OP_ADVANCE and code < -1:
         return -2 - code  # this operation returns the stuck game itself
     return code
