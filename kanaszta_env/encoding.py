@@ -24,11 +24,11 @@ import numpy as np
 from gymnasium import spaces
 
 from .cards import DECK_SIZE, GROUP_NAMES, NUM_GROUPS, NUM_TYPES, WILD_NAMES
+from .core.decode import LAYOUT_PIECES, decode_views
 from .core.observe import (
     GROUP_SIZE_SCALE,
     HAND_SCORE_SCALE,
     HAND_SIZE_SCALE,
-    LAYOUT_PIECES,
     MAX_OPENING_MINIMUM,
     NUM_CANASTA_KINDS,
     NUM_FREE_STATES,
@@ -39,7 +39,6 @@ from .core.observe import (
     STOCK_KNOWN_SCALE,
     TABLE_CLEARING_PILE,
     TWINS_SCALE,
-    decode_views,
     encode_batch,
     encode_views,
 )
@@ -303,7 +302,7 @@ def _decoding(rules: Rules) -> tuple[np.ndarray, np.ndarray, int]:
 
 
 def layout(rules: Rules | None = None) -> np.ndarray:
-    """First slots of the pieces the decoder reads (``core.observe.LAYOUT_PIECES``),
+    """First slots of the pieces the decoder reads (``core.decode.LAYOUT_PIECES``),
     taken from the declared spec, as an int64 vector for compiled code."""
     offsets = piece_offsets(rules)
     return np.array([offsets[name][0] for name in LAYOUT_PIECES], dtype=np.int64)
