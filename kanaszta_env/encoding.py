@@ -92,11 +92,13 @@ def observation_spec(rules: Rules | None = None) -> tuple[Piece, ...]:
     (only the number of players changes the layout)."""
     rules = rules or Rules()
     P = rules.num_players
-    G = NUM_GROUPS
-    T = NUM_TYPES
     assert len(PHASE_NAMES) == NUM_PHASES and len(FREE_NAMES) == NUM_FREE_STATES
+    return _flow_pieces(P) + _own_hand_pile_and_stock(P) + _table_pieces(P) + _turn_pieces() + _cut_pieces()
+
+
+def _flow_pieces(P: int) -> tuple[Piece, ...]:
+    """The phase, whose decision it is, the seat after the starter and the progress."""
     return (
-        # flow
         Piece("phase", (NUM_PHASES,), f"one-hot phase: {', '.join(PHASE_NAMES)}"),
         Piece("to_move", (P,), "one-hot seat that decides now, relative to the observer (0 = himself)"),
         Piece(
@@ -108,9 +110,14 @@ def observation_spec(rules: Rules | None = None) -> tuple[Piece, ...]:
             "turns played ÷ `max_turns` (R19.2); hands played ÷ `max_hands` in game episodes "
             "(else 0); 1 if separate heart aces exist (preset 2003-02)",
         ),
-        # own hand
+    )
+
+
+def _own_hand_pile_and_stock(P: int) -> tuple[Piece, ...]:
+    """The own hand, the discard pile and the stock."""
+    T = NUM_TYPES
+    return (
         Piece("hand", (T,), f"own hand by card type: {_BY_COPIES}; {_CARDS}"),
-        # pile and stock
         Piece("pile", (T,), f"discard pile content by card type, {_BY_COPIES}"),
         Piece("pile_top", (T,), "one-hot type of the discard pile's top card (zeros if the pile is empty)"),
         Piece(
@@ -137,7 +144,14 @@ def observation_spec(rules: Rules | None = None) -> tuple[Piece, ...]:
             "cards whose place the observer cannot know (in the unknown part of the stock or of other "
             f"hands): the deck minus everything he sees, {_BY_COPIES}",
         ),
-        # every player's table, own seat first
+    )
+
+
+def _table_pieces(P: int) -> tuple[Piece, ...]:
+    """Every player's table, own seat first: groups, collections, known cards, scores."""
+    G = NUM_GROUPS
+    T = NUM_TYPES
+    return (
         Piece(
             "group_cards",
             (P, G, 9),
@@ -184,7 +198,13 @@ def observation_spec(rules: Rules | None = None) -> tuple[Piece, ...]:
             f"{_SEATS}; recorded score of the previous hand ÷ {HAND_SCORE_SCALE:g}, clipped to [-1, 1]",
             low=-1.0,
         ),
-        # the current turn, zeros in the cut phase and after the end
+    )
+
+
+def _turn_pieces() -> tuple[Piece, ...]:
+    """The current turn, zeros in the cut phase and after the end."""
+    G = NUM_GROUPS
+    return (
         Piece(
             "pickup_kind",
             (NUM_PICKUP_KINDS,),
@@ -222,6 +242,13 @@ def observation_spec(rules: Rules | None = None) -> tuple[Piece, ...]:
             "heart aces laid this turn ÷ 2; for a mover who has not opened, the R12.3 value of his groups "
             "÷ twice his minimum (clipped) and 1 if it reaches the minimum",
         ),
+    )
+
+
+def _cut_pieces() -> tuple[Piece, ...]:
+    """The cut cards and the decisions on them, in the cut phase."""
+    T = NUM_TYPES
+    return (
         Piece("cut_cards", (3, T), "in the cut phase, one-hot type of each of the three cut cards (R3.1)"),
         Piece("cut_decisions", (3, 2), "in the cut phase, per cut card: kept, left (both 0 = undecided)"),
     )
