@@ -33,7 +33,6 @@ KERNELS: dict[str, str] = {
 #: the CLI, shaping, features, encoding); to be split there, then removed here.
 PENDING: dict[str, str] = {
     "kanaszta_env/core/legal.py::_pickup_row": "numba kernel: the legal melds of step 2 of R8.3",
-    "kanaszta_env/engine/batch.py": "the GameBatch class",
     "agents/heuristic.py": "the heuristic bot",
     "agents/plan.py": "the search bot's meld planner",
     "agents/plan.py::_plan": "numba kernel of the meld planner",
