@@ -20,7 +20,7 @@ from .kernels import Kernels
 
 
 class BatchReadout:
-    """The read-only views of a :class:`~kanaszta_env.engine.batch.GameBatch`."""
+    """The read side of a :class:`~kanaszta_env.engine.batch.GameBatch` (and the setter of its state)."""
 
     # kept by GameBatch (see its __init__)
     rules: Rules
