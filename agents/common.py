@@ -37,16 +37,8 @@ from kanaszta_env.engine.compiled import (
 )
 
 from .base import Agent
-from .plan import (
-    NAT_TYPE,
-    P_FORCE_GROUP,
-    P_FORCE_NEED,
-    P_SIZE,
-    PLAN_OK,
-    WILD_TYPE,
-    next_meld_action,
-    plan_melds,
-)
+from .plan import P_FORCE_GROUP, P_FORCE_NEED, P_SIZE, PLAN_OK, next_meld_action, plan_melds
+from .plan_groups import NAT_TYPE, WILD_TYPE
 
 __all__ = ["PHASE_CUT", "PHASE_DISCARD", "PHASE_DRAW", "PHASE_MELD", "PHASE_OVER", "PHASE_PICKUP"]
 

@@ -44,7 +44,7 @@ from kanaszta_env.engine.compiled import (
     next_u64,
 )
 
-from .plan import NAT_TYPE
+from .plan_groups import NAT_TYPE
 
 
 @njit(cache=True)

@@ -13,6 +13,9 @@ Emission order follows the action model of ``docs/design.md``: naturals first
 (a wild only joins a group that holds a natural), then wilds displaced from
 groups that grow (a black canasta turning red or gold, R13.3), then wilds from
 the hand, then separate heart aces (R10.6).
+
+The group arithmetic of a plan is in :mod:`agents.plan_groups`, the steps that
+place wilds and hold cards back in :mod:`agents.plan_steps`.
 """
 
 from __future__ import annotations
@@ -21,17 +24,21 @@ import numpy as np
 from numba import njit
 
 from kanaszta_env import actions as A
-from kanaszta_env.cards import GROUP_CARD_VALUE, HEART_ACE, JOKER, NATURAL_RANKS, NUM_TYPES, WILD_GROUP
-
-# R10.2 group legality: the rules core's one implementation
+from kanaszta_env.cards import HEART_ACE, NUM_TYPES, WILD_GROUP
 from kanaszta_env.engine.compiled import max_wilds
-from kanaszta_env.engine.compiled import natural_group_legal as _legal
 
-NG = 11  # natural groups
-G = 12
-NAT_TYPE = np.array([[r * 4 + s for s in range(4)] for r in NATURAL_RANKS], dtype=np.int64)
-WILD_TYPE = np.array([4, 5, 6, 7, JOKER], dtype=np.int64)
-_GROUP_VALUE = GROUP_CARD_VALUE.astype(np.int64)
+from .plan_groups import (
+    NAT_TYPE,
+    NG,
+    WILD_TYPE,
+    G,
+    _cards_left,
+    _has_canasta,
+    _room,
+    hand_naturals,
+    plan_value,
+)
+from .plan_steps import _cheapest_opening, _complete_canastas, _hold_back, _pair_groups, _spare_wilds
 
 # planner options (an int64 vector)
 P_NEW_GROUPS = 0  # lay new natural groups of 3+ naturals (1) or not (0)
@@ -48,35 +55,6 @@ P_SIZE = 8
 PLAN_OK = 0
 PLAN_INVALID = -1  # the cards laid this turn cannot end legal: withdraw
 _NO_HOME = -2
-
-
-@njit(cache=True)
-def hand_naturals(hand: np.ndarray, g: int, reserve: np.ndarray) -> int:
-    """Naturals of group ``g`` in the hand, not counting reserved cards."""
-    total = 0
-    for s in range(4):
-        t = NAT_TYPE[g, s]
-        total += max(hand[t] - reserve[t], 0)
-    return total
-
-
-@njit(cache=True)
-def plan_value(tn: np.ndarray, tw: np.ndarray) -> int:
-    """R12.3 value of groups with ``tn`` naturals and ``tw`` wilds."""
-    v = 0
-    for g in range(G):
-        v += (tn[g] + tw[g]) * _GROUP_VALUE[g]
-    return v
-
-
-@njit(cache=True)
-def _room(g: int, tn: np.ndarray, tw: np.ndarray, wild_fixed: bool) -> int:
-    """Wilds group ``g`` can still take in the plan."""
-    if g == WILD_GROUP:
-        return 0 if wild_fixed else 7 - tw[g]
-    if tn[g] == 0:
-        return 0
-    return max(max_wilds(tn[g]) - tw[g], 0)
 
 
 @njit(cache=True)
@@ -268,193 +246,6 @@ def _plan(hand, groups, locked, laid, opened, minimum, heart_aces, reserve, opt,
             tw[:] = w
             return PLAN_OK, 0, hand_total
     return PLAN_OK, aces, left
-
-
-@njit(cache=True)
-def _complete_canastas(tn: np.ndarray, tw: np.ndarray, wild_fixed: bool, avail: int) -> int:
-    """Spend wilds where they make a canasta (fewest needed first); returns wilds spent."""
-    spent = 0
-    while avail - spent > 0:
-        best = -1
-        best_need = 99
-        for g in range(NG):
-            size = tn[g] + tw[g]
-            if tn[g] < 4 or size >= 7:
-                continue
-            need = 7 - size
-            if need <= _room(g, tn, tw, wild_fixed) and need <= avail - spent and need < best_need:
-                best = g
-                best_need = need
-        if best < 0:
-            break
-        tw[best] += best_need
-        spent += best_need
-    return spent
-
-
-@njit(cache=True)
-def _cheapest_opening(h, tn, tw, wild_fixed: bool, avail: int, minimum: int) -> int:
-    """Reach the opening minimum (R12.3) with as few hand wilds as possible:
-    some in a wilds-only group (20 each, at least three), the others one by
-    one where they add most (a pair made a group, or a wild in a group of a
-    valuable rank). Leaves the plan unchanged if the minimum is out of reach.
-    Returns the wilds still available."""
-    best_used = -1
-    best_value = -1
-    best_x = 0
-    x_max = 0 if wild_fixed else min(7 - tw[WILD_GROUP], avail)
-    ctn = tn.copy()
-    ctw = tw.copy()
-    for x in range(x_max + 1):
-        if tw[WILD_GROUP] == 0 and 0 < x < 3:
-            continue
-        ctn[:] = tn
-        ctw[:] = tw
-        ctw[WILD_GROUP] += x
-        used = x + _add_wilds_for_value(h, ctn, ctw, avail - x, minimum)
-        value = plan_value(ctn, ctw)
-        if value < minimum:
-            continue
-        if best_used < 0 or used < best_used or (used == best_used and value > best_value):
-            best_used = used
-            best_value = value
-            best_x = x
-    if best_used < 0:
-        return avail
-    tw[WILD_GROUP] += best_x
-    _add_wilds_for_value(h, tn, tw, avail - best_x, minimum)
-    return avail - best_used
-
-
-@njit(cache=True)
-def _add_wilds_for_value(h, tn, tw, avail: int, minimum: int) -> int:
-    """Add wilds one at a time where they raise the R12.3 value most, until
-    the value reaches ``minimum``; returns the wilds used."""
-    used = 0
-    while used < avail and plan_value(tn, tw) < minimum:
-        best = -1
-        best_gain = 0
-        for g in range(NG):
-            if tn[g] == 0 and h[g] == 2:
-                gain = 3 * _GROUP_VALUE[g]
-            elif tn[g] > 0 and tw[g] < max_wilds(tn[g]):
-                gain = _GROUP_VALUE[g]
-            else:
-                continue
-            if gain > best_gain:
-                best = g
-                best_gain = gain
-        if best < 0:
-            break
-        if tn[best] == 0:
-            tn[best] = 2
-        tw[best] += 1
-        used += 1
-    return used
-
-
-@njit(cache=True)
-def _pair_groups(h: np.ndarray, tn: np.ndarray, tw: np.ndarray, avail: int) -> int:
-    """New groups of a pair and a wild, the most valuable ranks first."""
-    while avail > 0:
-        best = -1
-        for g in range(NG):
-            if tn[g] == 0 and h[g] == 2 and (best < 0 or _GROUP_VALUE[g] > _GROUP_VALUE[best]):
-                best = g
-        if best < 0:
-            break
-        tn[best] = 2
-        tw[best] += 1
-        avail -= 1
-    return avail
-
-
-@njit(cache=True)
-def _spare_wilds(tn: np.ndarray, tw: np.ndarray, wild_fixed: bool, avail: int) -> int:
-    """Leftover wilds into groups with room (the biggest first), then a wilds-only group."""
-    while avail > 0:
-        best = -1
-        for g in range(NG):
-            if _room(g, tn, tw, wild_fixed) > 0 and (best < 0 or tn[g] > tn[best]):
-                best = g
-        if best < 0:
-            break
-        tw[best] += 1
-        avail -= 1
-    if avail > 0 and not wild_fixed and (tw[WILD_GROUP] > 0 or avail >= 3):
-        x = min(7 - tw[WILD_GROUP], avail)
-        tw[WILD_GROUP] += x
-        avail -= x
-    return avail
-
-
-@njit(cache=True)
-def _has_canasta(tn: np.ndarray, tw: np.ndarray) -> bool:
-    for g in range(G):
-        if tn[g] + tw[g] >= 7:
-            return True
-    return False
-
-
-@njit(cache=True)
-def _cards_left(hand_total, n, w, tn, tw, aces) -> int:
-    """Hand cards after the plan; wilds moved between groups do not leave the hand."""
-    melded = aces
-    for g in range(G):
-        melded += tn[g] - n[g] + tw[g] - w[g]
-    return hand_total - melded
-
-
-@njit(cache=True)
-def _hold_back(n, w, tn, tw, cp_size, k: int, may_break: bool) -> int:
-    """Meld up to ``k`` fewer hand cards, keeping every group legal; canastas of
-    the plan are given up only if ``may_break``, as the last resort. Returns
-    how many could not be held back."""
-    for keep_canastas in (True, False):
-        if not keep_canastas and not may_break:
-            break
-        while k > 0:
-            done = False
-            wg = tw[WILD_GROUP]
-            shrinkable = wg - 1 >= 3 or (wg == 1 and w[WILD_GROUP] == 0)
-            if wg > w[WILD_GROUP] and shrinkable and not (keep_canastas and wg == 7):
-                tw[WILD_GROUP] -= 1
-                done = True
-            if not done:  # a natural from the biggest growing group
-                best = -1
-                for g in range(NG):
-                    f = tn[g]
-                    if f <= n[g] or not _legal(f - 1, tw[g]):
-                        continue
-                    if (keep_canastas or cp_size[g] >= 7) and f + tw[g] == 7:
-                        continue
-                    if best < 0 or f > tn[best]:
-                        best = g
-                if best >= 0:
-                    tn[best] -= 1
-                    done = True
-            if not done:  # a hand wild
-                for g in range(NG):
-                    if tw[g] > w[g] and _legal(tn[g], tw[g] - 1):
-                        if (keep_canastas or cp_size[g] >= 7) and tn[g] + tw[g] == 7:
-                            continue
-                        tw[g] -= 1
-                        done = True
-                        break
-            if not done:  # a whole group started this turn
-                for g in range(NG):
-                    if n[g] == 0 and tn[g] > 0 and not (keep_canastas and tn[g] + tw[g] >= 7):
-                        k -= tn[g] + tw[g] - 1
-                        tn[g] = 0
-                        tw[g] = 0
-                        done = True
-                        break
-            if not done:
-                break
-            k -= 1
-        if k <= 0:
-            return 0
-    return k
 
 
 @njit(cache=True)

@@ -60,7 +60,9 @@ from kanaszta_env.engine.compiled import (
 
 from .common import PHASE_DISCARD, PHASE_DRAW, PHASE_MELD, PHASE_OVER, CompiledBot
 from .determinise import determinise
-from .heuristic import H_MODE, discard_costs, heuristic_view, meld_plan, params_vector
+from .heuristic import heuristic_view, meld_plan
+from .heuristic_params import H_MODE, params_vector
+from .heuristic_values import discard_costs
 from .plan import PLAN_OK
 
 MODE0 = -10  # candidate code of melding mode m (heuristic.meld_plan): MODE0 - m

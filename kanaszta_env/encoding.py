@@ -24,11 +24,11 @@ import numpy as np
 from gymnasium import spaces
 
 from .cards import DECK_SIZE, GROUP_NAMES, NUM_GROUPS, NUM_TYPES, WILD_NAMES
+from .core.decode import LAYOUT_PIECES, decode_views
 from .core.observe import (
     GROUP_SIZE_SCALE,
     HAND_SCORE_SCALE,
     HAND_SIZE_SCALE,
-    LAYOUT_PIECES,
     MAX_OPENING_MINIMUM,
     NUM_CANASTA_KINDS,
     NUM_FREE_STATES,
@@ -39,7 +39,6 @@ from .core.observe import (
     STOCK_KNOWN_SCALE,
     TABLE_CLEARING_PILE,
     TWINS_SCALE,
-    decode_views,
     encode_batch,
     encode_views,
 )
@@ -93,11 +92,13 @@ def observation_spec(rules: Rules | None = None) -> tuple[Piece, ...]:
     (only the number of players changes the layout)."""
     rules = rules or Rules()
     P = rules.num_players
-    G = NUM_GROUPS
-    T = NUM_TYPES
     assert len(PHASE_NAMES) == NUM_PHASES and len(FREE_NAMES) == NUM_FREE_STATES
+    return _flow_pieces(P) + _own_hand_pile_and_stock(P) + _table_pieces(P) + _turn_pieces() + _cut_pieces()
+
+
+def _flow_pieces(P: int) -> tuple[Piece, ...]:
+    """The phase, whose decision it is, the seat after the starter and the progress."""
     return (
-        # flow
         Piece("phase", (NUM_PHASES,), f"one-hot phase: {', '.join(PHASE_NAMES)}"),
         Piece("to_move", (P,), "one-hot seat that decides now, relative to the observer (0 = himself)"),
         Piece(
@@ -109,9 +110,14 @@ def observation_spec(rules: Rules | None = None) -> tuple[Piece, ...]:
             "turns played ÷ `max_turns` (R19.2); hands played ÷ `max_hands` in game episodes "
             "(else 0); 1 if separate heart aces exist (preset 2003-02)",
         ),
-        # own hand
+    )
+
+
+def _own_hand_pile_and_stock(P: int) -> tuple[Piece, ...]:
+    """The own hand, the discard pile and the stock."""
+    T = NUM_TYPES
+    return (
         Piece("hand", (T,), f"own hand by card type: {_BY_COPIES}; {_CARDS}"),
-        # pile and stock
         Piece("pile", (T,), f"discard pile content by card type, {_BY_COPIES}"),
         Piece("pile_top", (T,), "one-hot type of the discard pile's top card (zeros if the pile is empty)"),
         Piece(
@@ -138,7 +144,14 @@ def observation_spec(rules: Rules | None = None) -> tuple[Piece, ...]:
             "cards whose place the observer cannot know (in the unknown part of the stock or of other "
             f"hands): the deck minus everything he sees, {_BY_COPIES}",
         ),
-        # every player's table, own seat first
+    )
+
+
+def _table_pieces(P: int) -> tuple[Piece, ...]:
+    """Every player's table, own seat first: groups, collections, known cards, scores."""
+    G = NUM_GROUPS
+    T = NUM_TYPES
+    return (
         Piece(
             "group_cards",
             (P, G, 9),
@@ -185,7 +198,13 @@ def observation_spec(rules: Rules | None = None) -> tuple[Piece, ...]:
             f"{_SEATS}; recorded score of the previous hand ÷ {HAND_SCORE_SCALE:g}, clipped to [-1, 1]",
             low=-1.0,
         ),
-        # the current turn, zeros in the cut phase and after the end
+    )
+
+
+def _turn_pieces() -> tuple[Piece, ...]:
+    """The current turn, zeros in the cut phase and after the end."""
+    G = NUM_GROUPS
+    return (
         Piece(
             "pickup_kind",
             (NUM_PICKUP_KINDS,),
@@ -223,6 +242,13 @@ def observation_spec(rules: Rules | None = None) -> tuple[Piece, ...]:
             "heart aces laid this turn ÷ 2; for a mover who has not opened, the R12.3 value of his groups "
             "÷ twice his minimum (clipped) and 1 if it reaches the minimum",
         ),
+    )
+
+
+def _cut_pieces() -> tuple[Piece, ...]:
+    """The cut cards and the decisions on them, in the cut phase."""
+    T = NUM_TYPES
+    return (
         Piece("cut_cards", (3, T), "in the cut phase, one-hot type of each of the three cut cards (R3.1)"),
         Piece("cut_decisions", (3, 2), "in the cut phase, per cut card: kept, left (both 0 = undecided)"),
     )
@@ -303,7 +329,7 @@ def _decoding(rules: Rules) -> tuple[np.ndarray, np.ndarray, int]:
 
 
 def layout(rules: Rules | None = None) -> np.ndarray:
-    """First slots of the pieces the decoder reads (``core.observe.LAYOUT_PIECES``),
+    """First slots of the pieces the decoder reads (``core.decode.LAYOUT_PIECES``),
     taken from the declared spec, as an int64 vector for compiled code."""
     offsets = piece_offsets(rules)
     return np.array([offsets[name][0] for name in LAYOUT_PIECES], dtype=np.int64)

@@ -171,7 +171,7 @@ def _rule_map_rows(text: str) -> dict[int, list[str]]:
 
 def _implemented_names(cell: str) -> list[tuple[str, list[str]]]:
     """``[(module path, [function names])]`` of an "implemented in" cell such as
-    ``core/game.py`` (``_discard``, ``_end_hand``), ``rules.py``."""
+    ``core/hands.py`` (``reset_game``, ``_end_hand``), ``rules.py``."""
     found = []
     for m in re.finditer(r"`([\w/]+\.py)`(?:\s*\(([^)]*)\))?", cell):
         found.append((m.group(1), re.findall(r"`([^`]+)`", m.group(2) or "")))

@@ -21,25 +21,29 @@ MAX_FUNCTION_LINES = 80
 
 #: numba kernels kept in one body for speed. Entries are "path" (a module) or
 #: "path::qualified.name" (a function), each with the reason.
-KERNELS: dict[str, str] = {}
+KERNELS: dict[str, str] = {
+    "kanaszta_env/core/game.py::apply_action": (
+        "inlined (inline='always') into the batch kernels: making apply_action and legal_row ordinary "
+        "calls cut core random play to 0.59-0.67x (bench_core.py --against HEAD, 9 runs each, medians), "
+        "each call passing the 41-array state tuple"
+    ),
+    "kanaszta_env/core/legal.py::_pickup_row": (
+        "legal-mask kernel of R8.3 step 2: one body applies, tests (obligation_feasible) and undoes each "
+        "candidate meld in place; split, every helper would take its 12 arrays and scalars per call"
+    ),
+    "agents/plan.py::_plan": (
+        "the meld planner's single compiled body, run at each bot decision and search step: its seven "
+        "steps share the per-group work arrays and running wild counts; split, they would pass them per call"
+    ),
+    "agents/determinise.py::determinise": (
+        "one compiled body writing every array of game b of the state; split, each helper would pass the "
+        "41-array state tuple (numba increfs each array per call) once per search sample"
+    ),
+}
 
 #: debt in files other workers are changing now (issue 12: core, engine, agents,
 #: the CLI, shaping, features, encoding); to be split there, then removed here.
-PENDING: dict[str, str] = {
-    "kanaszta_env/core/game.py": "the whole hand's flow: deal, turns, melding, discards, end of hand",
-    "kanaszta_env/core/game.py::apply_action": (
-        "numba kernel inlined into the batch kernels (inline='always'); a split must keep the state "
-        "borrowed or pass arrays (docs/design.md) and be re-measured with benchmarks/bench_core.py"
-    ),
-    "kanaszta_env/core/legal.py::_pickup_row": "numba kernel: the legal melds of step 2 of R8.3",
-    "kanaszta_env/engine/batch.py": "the GameBatch class",
-    "kanaszta_env/core/observe.py": "encoder and decoder of the observation (decode_view: own module)",
-    "kanaszta_env/encoding.py::observation_spec": "the observation's slot declarations in one function",
-    "agents/heuristic.py": "the heuristic bot",
-    "agents/plan.py": "the search bot's meld planner",
-    "agents/plan.py::_plan": "numba kernel of the meld planner",
-    "agents/determinise.py::determinise": "numba kernel sampling a hidden state consistent with a view",
-}
+PENDING: dict[str, str] = {}
 
 
 def oversized() -> dict[str, int]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from ..core.borrow import borrow
 from ..core.census import card_census, conserved
+from ..core.decode import decode_view
 from ..core.game import apply_action, reset_game
 from ..core.legal import legal_row, opening_minimum
 from ..core.melds import (
@@ -25,7 +26,7 @@ from ..core.melds import (
     natural_group_legal,
     opening_value,
 )
-from ..core.observe import CANASTA_SIZE, decode_view, encode_view
+from ..core.observe import CANASTA_SIZE, encode_view
 from ..core.playout import random_playout, sample_uniform
 from ..core.rng import below, next_u64
 from ..core.score import HAND_PENALTY, hand_base
