@@ -34,11 +34,17 @@ from .plan_groups import (
     G,
     _cards_left,
     _has_canasta,
-    _room,
     hand_naturals,
     plan_value,
 )
-from .plan_steps import _cheapest_opening, _complete_canastas, _hold_back, _pair_groups, _spare_wilds
+from .plan_steps import (
+    _best_home,
+    _cheapest_opening,
+    _complete_canastas,
+    _hold_back,
+    _pair_groups,
+    _spare_wilds,
+)
 
 # planner options (an int64 vector)
 P_NEW_GROUPS = 0  # lay new natural groups of 3+ naturals (1) or not (0)
@@ -189,10 +195,7 @@ def _plan(hand, groups, locked, laid, opened, minimum, heart_aces, reserve, opt,
     # --- 4. homes for displaced wilds, canasta completion first -------------------------
     displaced -= _complete_canastas(tn, tw, wild_fixed, displaced)
     while displaced > 0:
-        best = -1
-        for g in range(NG):
-            if _room(g, tn, tw, wild_fixed) > 0 and (best < 0 or tn[g] > tn[best]):
-                best = g
+        best = _best_home(tn, tw, wild_fixed)
         if best < 0:
             if not wild_fixed and 3 <= tw[WILD_GROUP] + displaced <= 7:
                 tw[WILD_GROUP] += displaced

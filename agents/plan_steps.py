@@ -118,13 +118,20 @@ def _pair_groups(h: np.ndarray, tn: np.ndarray, tw: np.ndarray, avail: int) -> i
 
 
 @njit(cache=True)
+def _best_home(tn: np.ndarray, tw: np.ndarray, wild_fixed: bool) -> int:
+    """The group with room for one more wild and the most naturals, or -1."""
+    best = -1
+    for g in range(NG):
+        if _room(g, tn, tw, wild_fixed) > 0 and (best < 0 or tn[g] > tn[best]):
+            best = g
+    return best
+
+
+@njit(cache=True)
 def _spare_wilds(tn: np.ndarray, tw: np.ndarray, wild_fixed: bool, avail: int) -> int:
     """Leftover wilds into groups with room (the biggest first), then a wilds-only group."""
     while avail > 0:
-        best = -1
-        for g in range(NG):
-            if _room(g, tn, tw, wild_fixed) > 0 and (best < 0 or tn[g] > tn[best]):
-                best = g
+        best = _best_home(tn, tw, wild_fixed)
         if best < 0:
             break
         tw[best] += 1
