@@ -304,14 +304,12 @@ def write_outputs(result: dict[str, Any], prefix: str | Path, plot: bool = True)
 def plot_result(result: dict[str, Any], path: str | Path) -> Path:
     """Elo ratings (with bootstrap intervals) and the mean hand-score difference
     of every pair (with 95% intervals), side by side."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure  # no pyplot: the caller's backend stays as it is
 
     elo = result["elo"]
     names = sorted(elo["rating"], key=lambda n: elo["rating"][n])
-    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 0.6 * max(len(result["pairs"]), len(names)) + 2.5))
+    fig = Figure(figsize=(11, 0.6 * max(len(result["pairs"]), len(names)) + 2.5))
+    ax1, ax2 = fig.subplots(1, 2)
     ratings = [elo["rating"][n] for n in names]
     if "ci95" in elo:
         err = np.array(
@@ -332,7 +330,6 @@ def plot_result(result: dict[str, Any], path: str | Path) -> Path:
     ax2.set_title("duplicate deals, 95% interval")
     fig.tight_layout()
     fig.savefig(path, dpi=120)
-    plt.close(fig)
     return Path(path)
 
 

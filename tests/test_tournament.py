@@ -161,3 +161,27 @@ def test_make_agent_names_and_errors() -> None:
         make_agent("nobody", rules)
     with pytest.raises(ValueError, match="unknown search option"):
         make_agent("search:depth=3", rules)
+
+
+def test_plots_write_files_and_leave_the_callers_matplotlib_backend_alone(tmp_path) -> None:
+    """A library plot must not switch the backend of the notebook or script calling it."""
+    import matplotlib
+
+    from agents.tournament import plot_result
+    from training.evaluate import plot_learning_curve
+
+    previous = matplotlib.get_backend()
+    matplotlib.use("svg")
+    try:
+        history = [
+            {"bot": "random", "step": s, "mean_diff": m, "diff_ci": (m - 50, m + 50), "win_rate": w}
+            for s, m, w in ((0, 900.0, 0.9), (1000, 1000.0, 0.92))
+        ]
+        plot_learning_curve(history, tmp_path / "curve.png")
+        pairs = [{"a": "x", "b": "y", "mean_diff": 12.0, "diff_ci95": (2.0, 22.0)}]
+        plot_result({"elo": {"rating": {"x": 1510.0, "y": 1490.0}}, "pairs": pairs}, tmp_path / "elo.png")
+        assert matplotlib.get_backend() == "svg"
+    finally:
+        matplotlib.use(previous)
+    for name in ("curve.png", "elo.png"):
+        assert (tmp_path / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -107,12 +107,10 @@ def write_report(
 
 def plot_learning_curve(history: Sequence[dict], path: Path) -> None:
     """Score difference (with 95 % intervals) and win rate against each bot over training steps."""
-    import matplotlib
+    from matplotlib.figure import Figure  # no pyplot: the caller's backend stays as it is
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4))
+    fig = Figure(figsize=(11, 4))
+    ax1, ax2 = fig.subplots(1, 2)
     for bot in dict.fromkeys(r["bot"] for r in history):
         rows = [r for r in history if r["bot"] == bot]
         steps = np.array([r["step"] for r in rows])
@@ -132,7 +130,6 @@ def plot_learning_curve(history: Sequence[dict], path: Path) -> None:
         ax.grid(alpha=0.3)
     fig.tight_layout()
     fig.savefig(path, dpi=100)
-    plt.close(fig)
 
 
 def run_eval(args: argparse.Namespace) -> int:
