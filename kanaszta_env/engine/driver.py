@@ -28,7 +28,7 @@ from ..actions import NUM_ACTIONS
 from ..core.borrow import borrow
 from ..core.game import apply_action, episode_truncated, reset_game
 from ..core.legal import legal_row
-from ..core.observe import encode_games, encode_row
+from ..core.observe import encode_games
 from ..core.rng import below, next_u64
 from ..core.state import PHASE_OVER
 from ..rules import CFG_PLAYERS
@@ -147,7 +147,8 @@ def _end_episode(s, cfg, S, prm, b: int, flags: int) -> None:
         S.anchor_reward[b] = S.acc[b, S.anchor[b]]
         S.acc[b, :] = 0.0
         if prm[PRM_OBSERVE] == 1.0:
-            encode_row(s, cfg, b, S.anchor[b], S.terminal_obs[b])
+            # encode_games itself, not a one-row wrapper: a wrapper would be one more compiled entry
+            encode_games(s, cfg, np.array([b]), S.anchor[b : b + 1], S.terminal_obs[b : b + 1])
     if prm[PRM_AUTO_RESET] == 1.0:
         S.resets[b] += 1
         _start_episode(s, cfg, S, prm, b, S.seeds[b] + np.uint64(n))
