@@ -61,9 +61,7 @@ class SlotOpponent:
         self.agent = agent
 
     def __call__(self, obs: np.ndarray, mask: np.ndarray, views: View | None = None) -> np.ndarray:
-        if getattr(self.agent, "wants_views", False):
-            return self.agent(obs, mask, views=views)
-        return self.agent(obs, mask)
+        return self.agent(obs, mask, views=views)  # Agent.__call__ passes views on only if it reads them
 
 
 class OpponentPool:

@@ -98,10 +98,6 @@ class PPOAgent(Agent):
         probs = torch.softmax(logits, dim=1)
         return torch.multinomial(probs, 1, generator=self._gen).squeeze(1).numpy().astype(np.int64)
 
-    def __call__(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        """The ``(obs, mask) -> actions`` form the environments take as an opponent."""
-        return self.act(obs, mask)
-
 
 def load_policy(
     path: str | Path, *, name: str | None = None, deterministic: bool = True, seed: int = 0

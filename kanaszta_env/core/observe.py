@@ -272,12 +272,6 @@ def encode_batch(s, cfg, players: np.ndarray, out: np.ndarray) -> int:
 
 
 @njit(cache=True)
-def encode_row(s, cfg, b: int, p: int, out: np.ndarray) -> int:
-    """Write player ``p``'s observation of game ``b`` into ``out``; returns the slots written."""
-    return encode_games(s, cfg, np.array([b]), np.array([p]), out[np.newaxis])
-
-
-@njit(cache=True)
 def encode_views(v: View, cfg, out: np.ndarray) -> int:
     """Row ``i`` of ``out`` = the observation of row ``i`` of the batched view ``v``."""
     v = borrow(v)
