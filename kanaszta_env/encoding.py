@@ -256,6 +256,10 @@ def _cut_pieces() -> tuple[Piece, ...]:
 
 def observation_size(rules: Rules | None = None) -> int:
     """Length of the observation vector for ``rules``."""
+    if rules is not None and rules.classic:
+        from .core.classic.observe import observation_size as classic_size
+
+        return classic_size(rules.num_players, max(rules.sides()) + 1)
     return sum(p.size for p in observation_spec(rules))
 
 

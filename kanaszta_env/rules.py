@@ -13,12 +13,14 @@ from typing import Any
 
 import numpy as np
 
+from . import rules_classic as RC
 from .variants import Variant, get_variant
 
 #: preset name -> whether separate heart aces exist (R10.6)
-PRESETS = {"2003-02": True, "2003-01": False}
+PRESETS = {"2003-02": True, "2003-01": False, "pl": False, "sk": False}
 #: preset name -> the game variant it plays (:mod:`kanaszta_env.variants`)
-PRESET_GAMES = {"2003-02": "diszitett", "2003-01": "diszitett"}
+PRESET_GAMES = {"2003-02": "diszitett", "2003-01": "diszitett", "pl": "classic", "sk": "classic"}
+CLASSIC_PRESETS = ("pl", "sk")
 OPENING_MINIMA = (50, 75, 90, 120)
 EPISODES = ("hand", "game")
 #: a score-dependent opening schedule in the spirit of seed 003 (classic canasta)
@@ -36,50 +38,106 @@ CFG_MAX_HANDS = 6
 CFG_RANDOM_STARTER = 7
 CFG_SCHEDULE_LEN = 8
 CFG_SCHEDULE = 9  # then pairs (threshold, minimum)
-CFG_SIZE = CFG_SCHEDULE + 2 * MAX_SCHEDULE_STEPS
+CFG_SIZE = RC.CC_END  # the classic keys follow the shared ones (rules_classic.CC_*)
+assert CFG_SCHEDULE + 2 * MAX_SCHEDULE_STEPS <= RC.CC_BASE
 
 
 @dataclass(frozen=True)
 class Rules:
-    """Rules of one Díszített kanaszta game.
+    """Rules of one game: Díszített kanaszta or classic canasta.
 
     Args:
-        variant: ``"2003-02"`` (default, with separate heart aces) or ``"2003-01"``.
-        num_players: 2, 3 or 4, each playing for himself (R2.1).
-        opening_minimum: the agreed opening minimum, 50, 75, 90 or 120 (R12.2).
+        variant: Díszített ``"2003-02"`` (default, with separate heart aces) or
+            ``"2003-01"``; classic canasta ``"pl"`` (seed 002) or ``"sk"`` (seed 003).
+        num_players: Díszített 2, 3 or 4, each playing for himself (R2.1);
+            classic ``pl`` 2-4, ``sk`` 2-6, partners opposite (C2).
+        opening_minimum: the agreed opening minimum, 50, 75, 90 or 120 (R12.2);
+            classic: any minimum (``pl`` 80; ``sk`` uses its schedule).
         opening_schedule: optional score-dependent minimum instead of the fixed
             one: ascending ``(threshold, minimum)`` pairs; a player whose total is
             at least ``threshold`` needs ``minimum`` (below the first threshold,
             the first minimum). ``"classic"`` selects :data:`CLASSIC_SCHEDULE`.
-        target_score: total that wins the game (R18.2, default 10,000).
+        target_score: total that wins the game (R18.2, default 10,000; classic 5000, C14.2).
         max_turns: turns after which a hand is truncated and scored as R16.6 (R19.2).
         episode: ``"hand"`` (one hand per episode) or ``"game"`` (hands until the
             target is reached, R19.1).
         max_hands: in game episodes, hands after which the game is truncated.
         random_starter: draw the first starter with the game's seed instead of
-            seat 0 (R2.3).
+            seat 0 (R2.3, C2.8).
+
+    The classic keys (C0; ``None`` = the preset's value, see
+    :data:`kanaszta_env.rules_classic.CLASSIC_PRESETS`): ``six_player_sides``,
+    ``red_three_draw_replaced``, ``opening_scope``, ``canasta_counts_for_opening``,
+    ``wild_freeze``, ``pile_meld_same_turn``, ``wild_canastas``, ``black_three_meld``,
+    ``black_three_in_hand``, ``red_threes_partial_penalty``, ``go_out_by_meld``,
+    ``going_out_bonus``, ``from_hand``, ``from_hand_scope``, ``partner_permission``,
+    ``canastaless_melds_negative``, ``exhaustion_penalty``, ``target_strict``,
+    ``free_upcard``. They are refused with the Díszített presets.
     """
 
     variant: str = "2003-02"
     num_players: int = 2
-    opening_minimum: int = 50
+    opening_minimum: int | None = None
     opening_schedule: tuple[tuple[int, int], ...] | str | None = None
-    target_score: int = 10_000
+    target_score: int | None = None
     max_turns: int = 200
     episode: str = "hand"
     max_hands: int = 200
     random_starter: bool = False
+    # classic canasta (C0); None: the preset's value
+    six_player_sides: str | None = None
+    red_three_draw_replaced: bool | None = None
+    opening_scope: str | None = None
+    canasta_counts_for_opening: bool | None = None
+    wild_freeze: str | None = None
+    pile_meld_same_turn: bool | None = None
+    wild_canastas: bool | None = None
+    black_three_meld: str | None = None
+    black_three_in_hand: int | None = None
+    red_threes_partial_penalty: bool | None = None
+    go_out_by_meld: bool | None = None
+    going_out_bonus: int | None = None
+    from_hand: int | None = None
+    from_hand_scope: str | None = None
+    partner_permission: bool | None = None
+    canastaless_melds_negative: bool | None = None
+    exhaustion_penalty: int | None = None
+    target_strict: bool | None = None
+    free_upcard: bool | None = None
     _config: np.ndarray = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.variant, str) or self.variant not in PRESETS:
             raise ValueError(f"unknown variant {self.variant!r}: choose one of {sorted(PRESETS)}")
+        classic = self.variant in CLASSIC_PRESETS
+        if self.opening_minimum is None:
+            object.__setattr__(self, "opening_minimum", RC.PL_OPENING if classic else 50)
+        if self.target_score is None:
+            object.__setattr__(self, "target_score", 5000 if classic else 10_000)
         for name in ("num_players", "opening_minimum", "target_score", "max_turns", "max_hands"):
             object.__setattr__(self, name, _integer(getattr(self, name), name))
-        if not 2 <= self.num_players <= 4:
-            raise ValueError(f"num_players must be 2, 3 or 4, got {self.num_players!r}")
-        if self.opening_minimum not in OPENING_MINIMA:
-            raise ValueError(f"opening_minimum must be one of {OPENING_MINIMA}, got {self.opening_minimum!r}")
+        if classic:
+            keys = RC.resolve_classic(
+                self.variant, {k: getattr(self, k) for k in RC.CLASSIC_KEYS}, self.num_players
+            )
+            for key, value in keys.items():
+                object.__setattr__(self, key, value)
+            if not 0 <= self.opening_minimum <= 1000:
+                raise ValueError(f"opening_minimum must be in 0..1000, got {self.opening_minimum!r}")
+            if self.variant == "sk" and self.opening_schedule is None:
+                object.__setattr__(self, "opening_schedule", RC.SK_SCHEDULE)
+        else:
+            given = [k for k in RC.CLASSIC_KEYS if getattr(self, k) is not None]
+            if given:
+                raise ValueError(
+                    f"{given[0]} is a classic canasta key (variants pl, sk), not a {self.variant} rule"
+                )
+            if not 2 <= self.num_players <= 4:
+                raise ValueError(f"num_players must be 2, 3 or 4, got {self.num_players!r}")
+            if self.opening_minimum not in OPENING_MINIMA:
+                raise ValueError(
+                    f"opening_minimum must be one of {OPENING_MINIMA}, got {self.opening_minimum!r}"
+                )
         if not isinstance(self.random_starter, (bool, np.bool_)):
             raise ValueError(f"random_starter must be True or False, got {self.random_starter!r}")
         object.__setattr__(self, "random_starter", bool(self.random_starter))
@@ -88,7 +146,7 @@ class Rules:
             schedule = CLASSIC_SCHEDULE
             object.__setattr__(self, "opening_schedule", schedule)
         if schedule is not None:
-            object.__setattr__(self, "opening_schedule", _check_schedule(schedule))
+            object.__setattr__(self, "opening_schedule", _check_schedule(schedule, classic))
         for name in ("target_score", "max_turns", "max_hands"):
             value = getattr(self, name)
             if value < 1:
@@ -101,6 +159,17 @@ class Rules:
     def spec(self) -> Variant:
         """The game variant this preset plays: deck, deal, melds and score tables."""
         return get_variant(PRESET_GAMES[self.variant])
+
+    @property
+    def classic(self) -> bool:
+        """Whether this is a classic canasta preset (``pl``, ``sk``)."""
+        return self.variant in CLASSIC_PRESETS
+
+    def sides(self) -> tuple[int, ...]:
+        """Side of every seat: partners share melds and score (C2); each seat alone in Díszített."""
+        if not self.classic:
+            return tuple(range(self.num_players))
+        return RC.side_of_seats(self.num_players, {k: getattr(self, k) for k in RC.CLASSIC_KEYS})
 
     @property
     def heart_aces(self) -> bool:
@@ -136,6 +205,9 @@ class Rules:
         for i, (threshold, minimum) in enumerate(steps):
             cfg[CFG_SCHEDULE + 2 * i] = threshold
             cfg[CFG_SCHEDULE + 2 * i + 1] = minimum
+        if self.classic:
+            keys = {k: getattr(self, k) for k in RC.CLASSIC_KEYS}
+            RC.write_classic_config(cfg, self.variant, keys, self.num_players)
         cfg.flags.writeable = False
         return cfg
 
@@ -158,7 +230,7 @@ def _integer(value: object, name: str) -> int:
     return int(value)
 
 
-def _check_schedule(schedule: object) -> tuple[tuple[int, int], ...]:
+def _check_schedule(schedule: object, classic: bool = False) -> tuple[tuple[int, int], ...]:
     try:
         steps = tuple((int(t), int(m)) for t, m in schedule)  # type: ignore[union-attr]
     except (TypeError, ValueError):
@@ -171,6 +243,8 @@ def _check_schedule(schedule: object) -> tuple[tuple[int, int], ...]:
     if thresholds != sorted(set(thresholds)):
         raise ValueError(f"opening_schedule thresholds must strictly increase, got {thresholds}")
     for _, minimum in steps:
-        if minimum not in OPENING_MINIMA:
+        if classic and not 0 <= minimum <= 1000:
+            raise ValueError(f"opening_schedule minimum {minimum} is not in 0..1000")
+        if not classic and minimum not in OPENING_MINIMA:
             raise ValueError(f"opening_schedule minimum {minimum} is not one of {OPENING_MINIMA}")
     return steps

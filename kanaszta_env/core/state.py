@@ -148,15 +148,15 @@ def new_state(batch_size: int, num_players: int) -> State:
 
 
 def copy_state(state: State) -> State:
-    """A deep copy of every array."""
-    return State(*(a.copy() for a in state))
+    """A deep copy of every array (of any rule set's state tuple)."""
+    return type(state)(*(a.copy() for a in state))
 
 
 def select(state: State, index: np.ndarray | slice | int) -> State:
     """The games ``index`` of a batch, as a new batch (copies)."""
     if isinstance(index, int):
         index = slice(index, index + 1)
-    return State(*(a[index].copy() for a in state))
+    return type(state)(*(a[index].copy() for a in state))
 
 
 def assign(dst: State, index: np.ndarray | slice, src: State) -> None:

@@ -31,8 +31,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..actions import ACTION_NAMES, NUM_ACTIONS, action_name
-from ..core.state import PHASE_NAMES, PHASE_OVER, copy_state, select
+from ..actions import action_table
+from ..core.state import copy_state, select
 from ..core.view import View, new_views
 from ..encoding import observation_size
 from ..rules import Rules, resolve_rules
@@ -122,9 +122,11 @@ class GameBatch(BatchReadout):
         self.obs_size = observation_size(rules)
         self._cfg = rules.to_config()
         self._kernels = kernels_for(rules.spec)  # compiled for the game the rules play
-        self._state = self._kernels.compiled.new_state(batch_size, players)
-        self._state.phase[:] = PHASE_OVER
-        self._seats = D.new_seats(batch_size, players, self.obs_size, lineup)
+        self.action_names = action_table(rules)
+        self.num_actions = len(self.action_names)
+        self._state = self._kernels.ruleset.new_state(batch_size, players)
+        self._state.phase[:] = self._kernels.ruleset.PHASE_OVER
+        self._seats = self._kernels.driver.new_seats(batch_size, players, self.obs_size, lineup)
         self._params = prm
         self._random_only = not self.policies
         self._has_reset = False
@@ -133,7 +135,7 @@ class GameBatch(BatchReadout):
         # buffers of the Python policies' decisions (and typed placeholders)
         self._idx = np.zeros(batch_size, dtype=np.int64)
         self._pol_obs = np.zeros((batch_size, self.obs_size), dtype=np.float32)
-        self._pol_masks = np.zeros((batch_size, NUM_ACTIONS), dtype=np.bool_)
+        self._pol_masks = np.zeros((batch_size, self.num_actions), dtype=np.bool_)
         self._no_seeds = np.zeros(0, dtype=np.uint64)
         self._no_which = np.zeros(0, dtype=np.bool_)
         self._no_actions = np.zeros(0, dtype=np.int64)
@@ -306,7 +308,7 @@ class GameBatch(BatchReadout):
                 bad = self._call(D.OP_POLICY, actions=acts.astype(np.int64), arg=n)
                 if bad >= 0:
                     a = int(acts[bad])
-                    name = action_name(a) if 0 <= a < NUM_ACTIONS else str(a)
+                    name = self.action_names[a] if 0 <= a < self.num_actions else str(a)
                     b = int(self._idx[bad])
                     raise IllegalActionError(
                         f"the policy in seat {int(self._state.to_move[b])} ({policy!r}) chose the illegal "
@@ -316,12 +318,12 @@ class GameBatch(BatchReadout):
                     self._stuck(-2 - bad)
 
     def _describe_illegal(self, b: int, a: int) -> str:
-        what = f"action {action_name(a)!r} (id {a})" if 0 <= a < NUM_ACTIONS else f"action id {a}"
-        legal = [ACTION_NAMES[i] for i in np.flatnonzero(self._seats.legal[b])]
+        what = f"action {self.action_names[a]!r} (id {a})" if 0 <= a < self.num_actions else f"action id {a}"
+        legal = [self.action_names[i] for i in np.flatnonzero(self._seats.legal[b])]
         shown = ", ".join(legal[:12]) + (" …" if len(legal) > 12 else "")
         return (
             f"illegal {what} in game {b}: player {int(self._state.to_move[b])} is in phase "
-            f"{PHASE_NAMES[self._state.phase[b]]!r}; legal actions: {shown}"
+            f"{self._kernels.ruleset.PHASE_NAMES[self._state.phase[b]]!r}; legal actions: {shown}"
         )
 
     def _stuck(self, b: int) -> None:

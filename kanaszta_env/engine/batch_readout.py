@@ -45,9 +45,12 @@ class BatchReadout:
 
     @state.setter
     def state(self, state: State) -> None:
+        if type(state) is not type(self._state):
+            want = type(self._state).__name__
+            raise ValueError(f"expected a {want} for {self.rules.variant!r}, got {type(state).__name__}")
         if len(state.phase) != self.batch_size or state.hand.shape[1] != self.rules.num_players:
             raise ValueError("the state does not match this batch's size and number of players")
-        self._state = State(*(np.ascontiguousarray(a) for a in state))
+        self._state = type(state)(*(np.ascontiguousarray(a) for a in state))
         self._drive = self._fill = None  # the compiled entries are typed on the arrays they were given
         self.adopt()
 

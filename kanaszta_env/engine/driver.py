@@ -24,15 +24,20 @@ from typing import Any
 import numpy as np
 from numba import njit, typeof
 
-from ..actions import NUM_ACTIONS
 from ..core.borrow import borrow
-from ..core.game import apply_action, episode_truncated, reset_game
-from ..core.legal import legal_row
-from ..core.observe import encode_games
 from ..core.rng import below, next_u64
-from ..core.state import PHASE_OVER
+from ..core.ruleset import (
+    NUM_ACTIONS,
+    PHASE_OVER,
+    apply_action,
+    encode_games,
+    episode_truncated,
+    legal_row,
+    reset_game,
+)
 from ..rules import CFG_PLAYERS
-from .seats import EXTERNAL, NOBODY, RANDOM, Seats, new_seats  # noqa: F401 - the driver's API
+from .seats import EXTERNAL, NOBODY, RANDOM, Seats
+from .seats import new_seats as _new_seats
 
 # reward modes
 REWARD_SCORE = 0  # hand score minus the others' mean, times a scale
@@ -364,3 +369,8 @@ def drive(s, cfg, S, prm, op: int, actions, obs, idx, masks, arg: int, seeds, wh
     if op == OP_ADVANCE and code < -1:
         return -2 - code  # this operation returns the stuck game itself
     return code
+
+
+def new_seats(n: int, players: int, obs_size: int, lineup: np.ndarray) -> Seats:
+    """Driver arrays for ``n`` games of this rule set (its action count)."""
+    return _new_seats(n, players, obs_size, lineup, NUM_ACTIONS)

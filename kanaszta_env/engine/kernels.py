@@ -41,6 +41,7 @@ class Kernels:
     driver: types.ModuleType  # the stepping driver (engine/driver.py)
     compiled: types.ModuleType  # the compiled API for consumers (engine/compiled.py)
     observe: types.ModuleType  # the observation encoder (core/observe.py)
+    ruleset: types.ModuleType  # the rule set's entry points (core/ruleset.py): new_state, phases, actions
     package: str  # the package the modules were imported under
 
 
@@ -57,6 +58,7 @@ def kernels_for(variant: Variant) -> Kernels:
                 driver=importlib.import_module(f"{package}.engine.driver"),
                 compiled=importlib.import_module(f"{package}.engine.compiled"),
                 observe=importlib.import_module(f"{package}.core.observe"),
+                ruleset=importlib.import_module(f"{package}.core.ruleset"),
                 package=package,
             )
             _BUILT[variant] = kernels
@@ -74,7 +76,7 @@ def _import_copy(variant: Variant) -> str:
     previous = numba.config.CACHE_DIR
     numba.config.CACHE_DIR = str(Path(previous) / "variants" / f"{slug}-{variant.fingerprint}")
     try:
-        for module in ("engine.driver", "engine.compiled", "core.observe"):
+        for module in ("engine.driver", "engine.compiled", "core.observe", "core.ruleset"):
             importlib.import_module(f"{package}.{module}")
     finally:
         numba.config.CACHE_DIR = previous

@@ -33,13 +33,15 @@ class Seats(NamedTuple):
     resets: np.ndarray  # (N,) int32 resets during this step
 
 
-def new_seats(n: int, players: int, obs_size: int, lineup: np.ndarray) -> Seats:
+def new_seats(
+    n: int, players: int, obs_size: int, lineup: np.ndarray, num_actions: int = NUM_ACTIONS
+) -> Seats:
     """Driver arrays for ``n`` games; every game over until it is reset."""
     return Seats(
         lineup=np.ascontiguousarray(np.broadcast_to(lineup, (n, players)), dtype=np.int64),
         control=np.full((n, players), EXTERNAL, dtype=np.int64),
         anchor=np.zeros(n, dtype=np.int64),
-        legal=np.zeros((n, NUM_ACTIONS), dtype=np.bool_),
+        legal=np.zeros((n, num_actions), dtype=np.bool_),
         acc=np.zeros((n, players), dtype=np.float64),
         reward=np.zeros((n, players), dtype=np.float64),
         anchor_reward=np.zeros(n, dtype=np.float64),

@@ -6,10 +6,11 @@ kernels are compiled once per variant (:func:`kanaszta_env.engine.kernels_for`).
 
 from __future__ import annotations
 
+from .classic import CLASSIC
 from .diszitett import DISZITETT
 from .spec import MELD_FAMILIES, Variant
 
-_REGISTRY: dict[str, Variant] = {DISZITETT.name: DISZITETT}
+_REGISTRY: dict[str, Variant] = {DISZITETT.name: DISZITETT, CLASSIC.name: CLASSIC}
 #: variant compiled into the modules of the installed package itself
 DEFAULT_VARIANT = DISZITETT
 #: package prefix of every per-variant copy of the kernel modules -> variant
@@ -46,4 +47,12 @@ def variant_of_module(module_name: str) -> Variant:
     return _COMPILED.get(root, DEFAULT_VARIANT)
 
 
-__all__ = ["DEFAULT_VARIANT", "DISZITETT", "MELD_FAMILIES", "Variant", "get_variant", "register_variant"]
+__all__ = [
+    "CLASSIC",
+    "DEFAULT_VARIANT",
+    "DISZITETT",
+    "MELD_FAMILIES",
+    "Variant",
+    "get_variant",
+    "register_variant",
+]

@@ -1,0 +1,361 @@
+"""Exact legal-action masks of classic canasta (C4-C12).
+
+Every candidate is checked against the rules and against dead ends: a pickup
+is legal only if its obligation can be met (C7.1, C11.6) and leaves a card to
+discard (C4.3); a meld that leaves one card needs the side's canasta (the last
+card can then be discarded as going out), a meld that leaves none is pl's
+going out by melding (C12.1).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ... import actions_classic as A
+from ...rules_classic import (
+    CC_BLACK_MELD,
+    CC_CANASTA_OPENING,
+    CC_FREE_UPCARD,
+    CC_GO_OUT_BY_MELD,
+    CC_PERMISSION,
+    CC_PILE_FREEZE,
+    CC_WILD_CANASTAS,
+)
+from ..legal import hand_size, opening_minimum
+from .melds import (
+    all_valid,
+    canasta_kind,
+    hand_naturals,
+    hand_twos,
+    has_canasta,
+    naturals,
+    opening_reachable,
+    opening_value,
+    size,
+    wild_fits,
+    wilds,
+)
+from .state import (
+    ASKED_NO,
+    ASKED_NOT,
+    ASKED_YES,
+    PHASE_ANSWER,
+    PHASE_DISCARD,
+    PHASE_DRAW,
+    PHASE_MELD,
+    PHASE_PICKUP,
+)
+from .tables import (
+    BLACK_MELD,
+    BLACK_TYPES,
+    CANASTA,
+    GROUP_OF,
+    GROUP_TYPES,
+    JOKER_TYPE,
+    KIND_OF,
+    NUM_NATURAL,
+    SLOT_VALUE,
+    TWO_TYPES,
+    WILD_MELD,
+)
+
+
+@njit(cache=True)
+def opening_done(s, cfg, b: int, p: int, grp) -> bool:
+    """The side has opened, laid nothing yet, or its melds reach the minimum (C11)."""
+    side = s.side_of[b, p]
+    if s.opened[b, side] == 1:
+        return True
+    if size_total(grp) == 0:
+        return True
+    return opening_value(grp, cfg[CC_CANASTA_OPENING] == 1) >= opening_minimum(s.totals, cfg, b, p)
+
+
+@njit(cache=True)
+def size_total(grp) -> int:
+    n = 0
+    for g in range(grp.shape[0]):
+        n += size(grp, g)
+    return n
+
+
+@njit(cache=True)
+def can_finish(s, cfg, b: int, p: int, grp, left: int) -> bool:
+    """Whether holding ``left`` cards after a meld keeps a way to end the turn (C4.3, C12)."""
+    if left >= 2:
+        return True
+    if not has_canasta(grp) or s.asked[b] == ASKED_NO:
+        return False
+    if left == 1:
+        return True
+    return cfg[CC_GO_OUT_BY_MELD] == 1 and all_valid(grp) and opening_done(s, cfg, b, p, grp)
+
+
+@njit(cache=True)
+def pickup_keep(grp) -> int:
+    """Cards a pickup must leave in the hand (C4.3, C7.7) [D]: two, or one when the side
+    already has a canasta (he can then go out by discarding it)."""
+    return 1 if has_canasta(grp) else 2
+
+
+@njit(cache=True)
+def can_take_pile(s, cfg, b: int, p: int, work) -> bool:
+    """C7.2-C7.4: whether seat ``p`` may take the pile now (``work``: a (13, 9) scratch array)."""
+    n = s.pile_len[b]
+    if n == 0:
+        return False
+    top = s.pile[b, n - 1]
+    g = GROUP_OF[top]
+    if g < 0:  # a wild, a black three (C7.2), or a red three: no rank to take it with
+        return False
+    side = s.side_of[b, p]
+    grp = s.groups[b, side]
+    if size(grp, g) >= CANASTA:  # the side's canasta rank blocks it (C7.2)
+        return False
+    if cfg[CC_FREE_UPCARD] == 1 and s.turn[b] == 0:
+        return True  # C4.4 option: the upcard alone, without conditions
+    hand = s.hand[b, p]
+    total = hand_size(hand)
+    rest = n - 1
+    keep = pickup_keep(grp)
+    h = hand_naturals(hand, g)
+    if s.opened[b, side] == 0:  # (a) only, completing the opening (C7.4, C11.6)
+        if h < 2:
+            return False
+        work[:, :] = grp
+        work[g, 0] += 1
+        need = opening_minimum(s.totals, cfg, b, p)
+        budget = total + rest - keep
+        return opening_reachable(
+            work, hand, need, g, budget, cfg[CC_WILD_CANASTAS] == 1, cfg[CC_CANASTA_OPENING] == 1
+        )
+    frozen = cfg[CC_PILE_FREEZE] == 1 and s.pile_wilds[b] > 0
+    if not frozen and size(grp, g) > 0:  # (c) onto the side's meld
+        return total + rest >= keep
+    if total + rest - 2 < keep:
+        return False
+    if h >= 2:  # (a)
+        return True
+    return not frozen and h >= 1 and hand_twos(hand) + hand[JOKER_TYPE] >= 1  # (b)
+
+
+@njit(cache=True)
+def pickup_complete(s, cfg, b: int, p: int) -> bool:
+    """Whether the meld obliged by this turn's pickup is made (C7.1), with the opening."""
+    side = s.side_of[b, p]
+    grp = s.groups[b, side]
+    g = GROUP_OF[s.pickup_card[b]]
+    if s.opened[b, side] == 0:
+        return naturals(grp, g) >= 3 and all_valid(grp) and opening_done(s, cfg, b, p, grp)
+    if (
+        cfg[CC_PILE_FREEZE] == 1
+        and s.pile_wilds[b] > 0
+        and naturals(s.start_groups[b], g) + 3 > naturals(grp, g)
+    ):
+        return False  # frozen: two naturals from the hand (C8.3)
+    return size(grp, g) >= 3
+
+
+@njit(cache=True)
+def _pickup_ok_after(s, cfg, b: int, p: int, work, hand, g_add: int, t: int) -> bool:
+    """Whether the pickup's obligation can still be met after laying a card of type ``t`` on
+    meld ``g_add`` (the caller has applied it to ``work`` and ``hand``)."""
+    side = s.side_of[b, p]
+    g = GROUP_OF[s.pickup_card[b]]
+    rest = s.pickup_rest[b]
+    keep = pickup_keep(s.groups[b, side])
+    if s.opened[b, side] == 0:
+        need = opening_minimum(s.totals, cfg, b, p)
+        budget = hand_size(hand) + rest - keep
+        return opening_reachable(
+            work, hand, need, g, budget, cfg[CC_WILD_CANASTAS] == 1, cfg[CC_CANASTA_OPENING] == 1
+        )
+    # an opened side lays only on T's meld: done, or one more natural / wild completes it
+    frozen = cfg[CC_PILE_FREEZE] == 1 and s.pile_wilds[b] > 0
+    if g_add != g:
+        return False
+    n = naturals(work, g)
+    w = wilds(work, g)
+    if frozen:
+        return KIND_OF[t] < 11 and (n - naturals(s.start_groups[b], g) >= 3 or hand_naturals(hand, g) >= 1)
+    if n + w >= 3:
+        return True
+    return hand_naturals(hand, g) >= 1 or (w < n and hand_twos(hand) + hand[JOKER_TYPE] >= 1)
+
+
+@njit(cache=True)
+def _meld_ok(s, cfg, b: int, p: int, phase: int, g: int, t: int, work, hand) -> bool:
+    """Whether laying a card of type ``t`` on meld ``g`` is legal (applied to copies)."""
+    side = s.side_of[b, p]
+    grp = s.groups[b, side]
+    work[:, :] = grp
+    hand[:] = s.hand[b, p]
+    hand[t] -= 1
+    slot = 0
+    if KIND_OF[t] < 11:
+        for k in range(4):
+            if GROUP_TYPES[g, k] == t:
+                slot = k
+    elif t == JOKER_TYPE:
+        slot = 8
+    elif KIND_OF[t] == 12:
+        for k in range(4):
+            if TWO_TYPES[k] == t:
+                slot = 4 + k
+    else:
+        slot = 0 if t == BLACK_TYPES[0] else 3
+    work[g, slot] += 1
+    if phase == PHASE_PICKUP:
+        return _pickup_ok_after(s, cfg, b, p, work, hand, g, t)
+    return can_finish(s, cfg, b, p, work, hand_size(hand))
+
+
+@njit(cache=True)
+def _first(hand, types) -> int:
+    for i in range(types.shape[0]):
+        if hand[types[i]] > 0:
+            return types[i]
+    return -1
+
+
+@njit(cache=True)
+def _meld_row(s, cfg, b: int, p: int, phase: int, row, work, hand) -> int:
+    """Meld candidates of the meld and pickup phases."""
+    count = 0
+    side = s.side_of[b, p]
+    grp = s.groups[b, side]
+    own = s.hand[b, p]
+    locked = s.pile_locked[b]
+    for g in range(NUM_NATURAL):
+        t = -1
+        for k in range(4):
+            if own[GROUP_TYPES[g, k]] > locked[GROUP_TYPES[g, k]]:
+                t = GROUP_TYPES[g, k]
+                break
+        if t >= 0 and _meld_ok(s, cfg, b, p, phase, g, t, work, hand):
+            row[A.MELD0 + g] = True
+            count += 1
+        if not wild_fits(grp, g):
+            continue
+        t2 = -1
+        for k in range(4):
+            if own[TWO_TYPES[k]] > locked[TWO_TYPES[k]]:
+                t2 = TWO_TYPES[k]
+                break
+        if t2 >= 0 and _meld_ok(s, cfg, b, p, phase, g, t2, work, hand):
+            row[A.TWO0 + g] = True
+            count += 1
+        if own[JOKER_TYPE] > locked[JOKER_TYPE] and _meld_ok(s, cfg, b, p, phase, g, JOKER_TYPE, work, hand):
+            row[A.JOKER0 + g] = True
+            count += 1
+    if (
+        cfg[CC_WILD_CANASTAS] == 1
+        and wild_fits(grp, WILD_MELD)
+        and (phase == PHASE_MELD or s.opened[b, side] == 0)
+    ):
+        t2 = -1
+        for k in range(4):
+            if own[TWO_TYPES[k]] > locked[TWO_TYPES[k]]:
+                t2 = TWO_TYPES[k]
+                break
+        if t2 >= 0 and _meld_ok(s, cfg, b, p, phase, WILD_MELD, t2, work, hand):
+            row[A.TWO_TO_WILD] = True
+            count += 1
+        if own[JOKER_TYPE] > locked[JOKER_TYPE] and _meld_ok(
+            s, cfg, b, p, phase, WILD_MELD, JOKER_TYPE, work, hand
+        ):
+            row[A.JOKER_TO_WILD] = True
+            count += 1
+    if phase == PHASE_MELD and cfg[CC_BLACK_MELD] == 1 and _black_three_ok(s, b, p, grp, own):
+        row[A.BLACK_THREE] = True
+        count += 1
+    return count
+
+
+@njit(cache=True)
+def _black_three_ok(s, b: int, p: int, grp, own) -> bool:
+    """pl C10.2: black threes are melded only as the last step before going out."""
+    black = own[BLACK_TYPES[0]] + own[BLACK_TYPES[1]]
+    if black == 0 or not has_canasta(grp) or s.asked[b] == ASKED_NO:
+        return False
+    others = hand_size(own) - black
+    return others <= 1 and black + naturals(grp, BLACK_MELD) >= 3
+
+
+@njit(cache=True)
+def _discard_row(s, cfg, b: int, p: int, row, final_ok: bool) -> int:
+    """Discards: any card; the last one only as going out (``final_ok``, C12.2)."""
+    own = s.hand[b, p]
+    total = hand_size(own)
+    if total == 1 and not final_ok:
+        return 0
+    count = 0
+    for t in range(own.shape[0]):
+        if own[t] > 0 and KIND_OF[t] >= 0 and not row[A.DISCARD0 + KIND_OF[t]]:
+            row[A.DISCARD0 + KIND_OF[t]] = True
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def legal_row(s, cfg, b: int, row) -> int:
+    """Write the legal actions of game ``b`` into ``row``; returns how many."""
+    row[:] = False
+    phase = s.phase[b]
+    p = s.to_move[b]
+    if phase == PHASE_ANSWER:
+        row[A.ANSWER_YES] = True
+        row[A.ANSWER_NO] = True
+        return 2
+    work = np.empty((s.groups.shape[2], s.groups.shape[3]), dtype=np.int8)
+    hand = np.empty(s.hand.shape[2], dtype=np.int8)
+    if phase == PHASE_DRAW:
+        count = 0
+        if s.stock_len[b] > 0:
+            row[A.DRAW] = True
+            count += 1
+        else:
+            row[A.END_HAND] = True
+            count += 1
+        if can_take_pile(s, cfg, b, p, work):
+            row[A.TAKE_PILE] = True
+            count += 1
+        return count
+    if phase == PHASE_PICKUP:
+        return _meld_row(s, cfg, b, p, phase, row, work, hand)
+    side = s.side_of[b, p]
+    grp = s.groups[b, side]
+    out_ok = has_canasta(grp) and all_valid(grp) and opening_done(s, cfg, b, p, grp)
+    if phase == PHASE_DISCARD:
+        return _discard_row(s, cfg, b, p, row, out_ok and s.asked[b] != ASKED_NO)
+    asked = s.asked[b]
+    if asked == ASKED_NO:  # C12.5: he may not go out this turn and takes a card back
+        row[A.WITHDRAW] = True
+        return 1
+    count = 0
+    if asked == ASKED_YES:  # he must go out now: discard the card or (pl) meld it
+        count += _discard_row(s, cfg, b, p, row, out_ok)
+        if cfg[CC_GO_OUT_BY_MELD] == 1:
+            count += _meld_row(s, cfg, b, p, phase, row, work, hand)
+        return count
+    count += _meld_row(s, cfg, b, p, phase, row, work, hand)
+    if s.changed[b] == 1:
+        row[A.WITHDRAW] = True
+        count += 1
+    own = s.hand[b, p]
+    if (
+        cfg[CC_PERMISSION] == 1
+        and asked == ASKED_NOT
+        and s.changed[b] == 1
+        and hand_size(own) == 1
+        and out_ok
+    ):
+        row[A.ASK] = True
+        count += 1
+    if all_valid(grp) and opening_done(s, cfg, b, p, grp):
+        count += _discard_row(s, cfg, b, p, row, out_ok)
+    return count
+
+
+__all__ = ["SLOT_VALUE", "canasta_kind", "legal_row"]

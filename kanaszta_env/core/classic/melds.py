@@ -1,0 +1,224 @@
+"""A side's melds (C5, C6, C11): sizes, limits, values, canastas, and whether an
+opening can still be completed from the hand (the pile pickup's obligation, C7.1)."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .tables import (
+    BLACK_MELD,
+    CANASTA,
+    CANASTA_BONUS,
+    GROUP_TYPES,
+    JOKER_SLOT,
+    JOKER_TYPE,
+    KIND_MIXED,
+    KIND_NATURAL,
+    KIND_NONE,
+    KIND_WILD_JOKER,
+    KIND_WILD_TWOS,
+    MAX_WILD_MELD,
+    MAX_WILDS,
+    MIN_MELD,
+    NUM_MELDS,
+    NUM_NATURAL,
+    SLOT_VALUE,
+    TWO_SLOT0,
+    TWO_TYPES,
+    VALUE,
+    WILD_MELD,
+)
+
+_JOKER_VALUE = VALUE[JOKER_TYPE]
+_TWO_VALUE = VALUE[TWO_TYPES[0]]
+_NATURAL_VALUE = np.array([VALUE[GROUP_TYPES[g, 0]] for g in range(NUM_NATURAL)], dtype=np.int32)
+
+
+@njit(cache=True)
+def naturals(grp, g: int) -> int:
+    """Naturals in meld ``g`` (for the black-three meld: its threes)."""
+    return grp[g, 0] + grp[g, 1] + grp[g, 2] + grp[g, 3]
+
+
+@njit(cache=True)
+def wilds(grp, g: int) -> int:
+    """Wilds in meld ``g``."""
+    return grp[g, 4] + grp[g, 5] + grp[g, 6] + grp[g, 7] + grp[g, 8]
+
+
+@njit(cache=True)
+def size(grp, g: int) -> int:
+    return naturals(grp, g) + wilds(grp, g)
+
+
+@njit(cache=True)
+def canasta_kind(grp, g: int) -> int:
+    """The canasta kind of meld ``g`` from its composition (C6.1-C6.2), or KIND_NONE."""
+    if g == BLACK_MELD or size(grp, g) < CANASTA:
+        return KIND_NONE
+    if g == WILD_MELD:
+        return KIND_WILD_JOKER if grp[g, JOKER_SLOT] > 0 else KIND_WILD_TWOS
+    return KIND_NATURAL if wilds(grp, g) == 0 else KIND_MIXED
+
+
+@njit(cache=True)
+def has_canasta(grp) -> bool:
+    for g in range(NUM_MELDS - 1):
+        if size(grp, g) >= CANASTA:
+            return True
+    return False
+
+
+@njit(cache=True)
+def all_valid(grp) -> bool:
+    """Every meld empty or of at least three cards (C5.1; the wild limit holds on every add)."""
+    for g in range(NUM_MELDS):
+        n = size(grp, g)
+        if 0 < n < MIN_MELD:
+            return False
+    return True
+
+
+@njit(cache=True)
+def wild_fits(grp, g: int) -> bool:
+    """Whether one more wild may go onto meld ``g`` (C5.2, C5.6)."""
+    if g == WILD_MELD:
+        return size(grp, g) < MAX_WILD_MELD
+    w = wilds(grp, g)
+    return w < MAX_WILDS and w < naturals(grp, g)
+
+
+@njit(cache=True)
+def melded_value(grp) -> int:
+    """Card values of every melded card (C13.2)."""
+    v = 0
+    for g in range(NUM_MELDS):
+        for k in range(grp.shape[1]):
+            v += grp[g, k] * SLOT_VALUE[g, k]
+    return v
+
+
+@njit(cache=True)
+def canasta_bonuses(grp) -> int:
+    v = 0
+    for g in range(NUM_MELDS - 1):
+        v += CANASTA_BONUS[canasta_kind(grp, g)]
+    return v
+
+
+@njit(cache=True)
+def opening_value(grp, count_bonus: bool) -> int:
+    """What the side's melds count toward an opening (C11.3): card values, a wild its own,
+    and in sk the canasta bonuses."""
+    v = melded_value(grp)
+    if count_bonus:
+        v += canasta_bonuses(grp)
+    return v
+
+
+@njit(cache=True)
+def _wild_value(u: int, jokers: int) -> int:
+    """Value of ``u`` wilds taken jokers first."""
+    j = min(u, jokers)
+    return j * _JOKER_VALUE + (u - j) * _TWO_VALUE
+
+
+@njit(cache=True)
+def opening_reachable(
+    grp, hand, need: int, pair_group: int, budget: int, wild_melds: bool, count_bonus: bool
+) -> bool:
+    """Whether cards of ``hand`` added to the side's melds ``grp`` can make every meld valid,
+    with at least three naturals in meld ``pair_group`` (the pickup by a natural pair, C7.3a;
+    -1: none), an opening value of at least ``need`` (C11), using at most ``budget`` cards.
+
+    A dynamic programme over the natural melds on (wilds added, cards added); the wild meld
+    (sk) is tried at each size. Without a binding budget every meld takes all or none of the
+    hand's naturals of its rank (more naturals never hurt), so the card axis is dropped.
+    """
+    jokers = hand[JOKER_TYPE]
+    twos = hand[TWO_TYPES[0]] + hand[TWO_TYPES[1]] + hand[TWO_TYPES[2]] + hand[TWO_TYPES[3]]
+    total = jokers + twos
+    for g in range(NUM_NATURAL):
+        for s in range(4):
+            total += hand[GROUP_TYPES[g, s]]
+    free = budget >= total
+    cmax = 0 if free else max(budget, 0)
+    wmax = jokers + twos
+    neg = -(1 << 30)
+    dp = np.full((wmax + 1, cmax + 1), neg, dtype=np.int64)
+    dp[0, 0] = 0
+    for g in range(NUM_NATURAL):
+        n0 = naturals(grp, g)
+        w0 = wilds(grp, g)
+        h = (
+            hand[GROUP_TYPES[g, 0]]
+            + hand[GROUP_TYPES[g, 1]]
+            + hand[GROUP_TYPES[g, 2]]
+            + hand[GROUP_TYPES[g, 3]]
+        )
+        nxt = np.full((wmax + 1, cmax + 1), neg, dtype=np.int64)
+        for x in range(h + 1):
+            if free and 0 < x < h:
+                continue
+            for y in range(MAX_WILDS - w0 + 1):
+                n = n0 + x
+                w = w0 + y
+                if n + w > 0 and (n + w < MIN_MELD or w > n or w > MAX_WILDS):
+                    continue
+                if g == pair_group and n < 3:
+                    continue
+                gain = x * _NATURAL_VALUE[g]
+                if count_bonus and n + w >= CANASTA:
+                    gain += CANASTA_BONUS[KIND_NATURAL if w == 0 else KIND_MIXED]
+                    if w0 == 0 and n0 + w0 >= CANASTA:  # the bonus already counted in the base
+                        gain -= CANASTA_BONUS[KIND_NATURAL]
+                    elif n0 + w0 >= CANASTA:
+                        gain -= CANASTA_BONUS[KIND_MIXED]
+                used = 0 if free else x + y
+                for u in range(wmax + 1 - y):
+                    for c in range(cmax + 1 - used):
+                        if dp[u, c] != neg and dp[u, c] + gain > nxt[u + y, c + used]:
+                            nxt[u + y, c + used] = dp[u, c] + gain
+        dp = nxt
+    base = opening_value(grp, count_bonus)
+    w0 = wilds(grp, WILD_MELD)
+    for k in range(0, MAX_WILD_MELD + 1):
+        if k < w0 or (0 < k < MIN_MELD) or (k > 0 and not wild_melds) or (k == 0 and w0 > 0):
+            continue
+        extra = k - w0
+        bonus = 0
+        if count_bonus and k == MAX_WILD_MELD and w0 < MAX_WILD_MELD:
+            has_joker = grp[WILD_MELD, JOKER_SLOT] > 0 or jokers > 0
+            bonus = CANASTA_BONUS[KIND_WILD_JOKER if has_joker else KIND_WILD_TWOS]
+        for u in range(wmax + 1 - extra):
+            for c in range(cmax + 1):
+                if dp[u, c] == neg or (not free and c + extra > budget):
+                    continue
+                if base + dp[u, c] + _wild_value(u + extra, jokers) + bonus >= need:
+                    return True
+    return False
+
+
+@njit(cache=True)
+def first_of(hand, types) -> int:
+    """The first card type of ``types`` the hand holds (S H D C order), or -1."""
+    for i in range(types.shape[0]):
+        if hand[types[i]] > 0:
+            return types[i]
+    return -1
+
+
+@njit(cache=True)
+def hand_naturals(hand, g: int) -> int:
+    return (
+        hand[GROUP_TYPES[g, 0]] + hand[GROUP_TYPES[g, 1]] + hand[GROUP_TYPES[g, 2]] + hand[GROUP_TYPES[g, 3]]
+    )
+
+
+@njit(cache=True)
+def hand_twos(hand) -> int:
+    return hand[TWO_TYPES[0]] + hand[TWO_TYPES[1]] + hand[TWO_TYPES[2]] + hand[TWO_TYPES[3]]
+
+
+__all__ = ["TWO_SLOT0"]

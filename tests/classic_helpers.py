@@ -1,0 +1,81 @@
+"""Building classic canasta positions for the rule tests (docs/rules/classic.md)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from kanaszta_env import GameBatch, Rules
+from kanaszta_env.actions_classic import ACTION_NAMES, action_from_name
+from kanaszta_env.cards import parse_cards
+from kanaszta_env.scoring_classic import _melds
+
+PHASES = {"draw": 1, "meld": 2, "discard": 3, "pickup": 4, "answer": 6}
+
+
+def table(
+    variant: str = "pl",
+    players: int = 4,
+    *,
+    hands: dict[int, list[str]],
+    melds: dict[int, list[list[str]]] | None = None,
+    pile: list[str] = ("7C",),
+    stock: list[str] | None = None,
+    to_move: int = 0,
+    phase: str = "draw",
+    opened: tuple[int, ...] = (),
+    red_threes: dict[int, int] | None = None,
+    **rule_keys,
+) -> GameBatch:
+    """A one-game batch of classic canasta set to the given position (card conservation
+    is not kept: these positions test single rules). ``stock`` lists the top card first."""
+    rules = Rules(variant=variant, num_players=players, **rule_keys)
+    games = GameBatch(rules, batch_size=1)
+    games.reset(seed=0)
+    s = games.state
+    s.hand[0] = 0
+    s.known[0] = 0
+    s.groups[0] = 0
+    s.red_threes[0] = 0
+    s.opened[0] = 0
+    for seat, cards in hands.items():
+        for t in parse_cards(cards):
+            s.hand[0, seat, t] += 1
+    for side, side_melds in (melds or {}).items():
+        s.groups[0, side] = _melds(rules, side_melds)
+    for side in opened:
+        s.opened[0, side] = 1
+    for side, n in (red_threes or {}).items():
+        s.red_threes[0, side] = n
+    pile_types = parse_cards(list(pile))
+    s.pile[0, : len(pile_types)] = pile_types
+    s.pile_len[0] = len(pile_types)
+    s.pile_wilds[0] = sum(1 for c in pile if c.upper().startswith("2") or c.upper() == "JK")
+    stock_types = parse_cards(stock if stock is not None else ["5C"] * 20)[::-1]
+    s.stock[0, : len(stock_types)] = stock_types
+    s.stock_len[0] = len(stock_types)
+    side = s.side_of[0, to_move]
+    s.phase[0] = PHASES[phase]
+    s.to_move[0] = to_move
+    s.mover[0] = to_move
+    s.start_groups[0] = s.groups[0, side]
+    s.cp_hand[0] = s.hand[0, to_move]
+    s.cp_groups[0] = s.groups[0, side]
+    s.changed[0] = 0
+    s.took_pile[0] = 0
+    s.pickup_card[0] = -1
+    s.pile_locked[0] = 0
+    s.asked[0] = 0
+    s.turn[0] = 5
+    games.adopt()
+    return games
+
+
+def legal(games: GameBatch) -> set[str]:
+    """Names of the legal actions of game 0."""
+    return {ACTION_NAMES[a] for a in np.flatnonzero(games.legal_mask()[0])}
+
+
+def play(games: GameBatch, *names: str) -> None:
+    """Play the named actions in game 0 (each must be legal)."""
+    for name in names:
+        games.step(np.array([action_from_name(name)]))

@@ -1,0 +1,204 @@
+"""Classic canasta rules (docs/rules/classic.md), rule by rule, on engine positions.
+
+Each test names the rule it checks (C numbers); positions are built with
+``tests/classic_helpers.table``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from classic_helpers import legal, play, table
+
+from kanaszta_env import GameBatch, Rules
+
+KINGS = ["KS", "KH", "KD", "KC", "KS", "KH", "KD"]  # a natural canasta
+
+
+def test_c7_2_black_three_or_wild_on_top_blocks_the_pile():
+    for top in ("3S", "2C", "JK"):
+        games = table(hands={0: ["QS", "QH", "QD", "2S", "5C"]}, pile=["QC", top], opened=(0, 1))
+        assert "take_pile" not in legal(games), top
+
+
+def test_c7_2_own_canasta_rank_blocks_the_pile_an_opponents_does_not():
+    hands = {0: ["KS", "KH", "5C", "6C"]}
+    own = table(hands=hands, melds={0: [KINGS]}, pile=["9C", "KC"], opened=(0, 1))
+    theirs = table(hands=hands, melds={1: [KINGS]}, pile=["9C", "KC"], opened=(0, 1))
+    assert "take_pile" not in legal(own)
+    assert "take_pile" in legal(theirs)
+
+
+def test_c16_1_opening_through_the_pile_pl_80_sk_50():
+    """sk's own example: QS QH with QD on top, 5C 5D 2S from hand: 60 (C16.1)."""
+    hand = {0: ["QS", "QH", "5C", "5D", "2S", "9H", "8H"]}
+    assert "take_pile" in legal(table("sk", hands=hand, pile=["4C", "QD"]))
+    assert "take_pile" not in legal(table("pl", hands=hand, pile=["4C", "QD"]))
+
+
+def test_c7_4_before_opening_only_a_natural_pair_takes_the_pile():
+    hand = {0: ["QS", "2H", "AS", "AH", "AD", "JK", "9H"]}  # one queen and a wild: not enough
+    assert "take_pile" not in legal(table("sk", hands=hand, pile=["4C", "QD"]))
+
+
+def test_c7_3_after_opening_natural_and_wild_or_side_meld():
+    hand = {0: ["QS", "2H", "9H", "8H"]}
+    games = table(hands=hand, pile=["4C", "QD"], opened=(0, 1))
+    assert "take_pile" in legal(games)  # (b) natural + wild
+    play(games, "take_pile")
+    assert legal(games) == {"meld_Q", "meld_2_to_Q"}
+    play(games, "meld_2_to_Q")
+    assert legal(games) == {"meld_Q"}  # a second wild would exceed the naturals (C5.2)
+    play(games, "meld_Q")
+    s = games.state
+    assert s.phase[0] == 2 and s.hand[0, 0].sum() == 3  # 9H 8H + the 4C from under the queen
+    side_meld = table(
+        hands={0: ["9H", "8H"]}, melds={0: [["QS", "QH", "QC"]]}, pile=["4C", "QD"], opened=(0, 1)
+    )
+    play(side_meld, "take_pile")  # (c): onto the side's meld at once
+    assert side_meld.state.groups[0, 0, 9].sum() == 4
+
+
+def test_c8_3_sk_a_wild_in_the_pile_freezes_it_c8_2_pl_only_on_top():
+    hand = {0: ["QS", "2H", "9H", "8H", "7D"]}
+    pile = ["4C", "2S", "QD"]
+    assert "take_pile" not in legal(table("sk", hands=hand, pile=pile, opened=(0, 1)))
+    assert "take_pile" in legal(table("pl", hands=hand, pile=pile, opened=(0, 1)))
+    pair = {0: ["QS", "QH", "9H", "8H", "7D"]}
+    assert "take_pile" in legal(table("sk", hands=pair, pile=pile, opened=(0, 1)))
+
+
+def test_c11_opening_minimum_pl_examples():
+    """C16.1: K K K + A A 2 = 90 opens under pl; K K K + 5 5 5 + 9 9 9 = 75 does not."""
+    games = table(hands={0: ["KS", "KH", "KD", "AS", "AH", "2C", "7D", "8D"]}, phase="meld")
+    play(games, "meld_K", "meld_K", "meld_K", "meld_A", "meld_A")
+    assert not any(n.startswith("discard") for n in legal(games))  # A A: not a meld yet
+    play(games, "meld_2_to_A")
+    assert "discard_7" in legal(games)
+    low = table(hands={0: ["KS", "KH", "KD", "5S", "5H", "5D", "9S", "9H", "9D", "7D", "8D"]}, phase="meld")
+    play(low, "meld_K", "meld_K", "meld_K", "meld_5", "meld_5", "meld_5", "meld_9", "meld_9", "meld_9")
+    assert not any(n.startswith("discard") for n in legal(low))
+    assert "withdraw" in legal(low)
+
+
+def test_c11_1_pl_opening_opens_the_table_for_both_sides():
+    games = table(hands={0: ["KS", "KH", "KD", "AS", "AH", "2C", "7D", "8D"], 1: ["5S"] * 5}, phase="meld")
+    play(games, "meld_K", "meld_K", "meld_K", "meld_A", "meld_A", "meld_2_to_A", "discard_7")
+    assert games.state.opened[0, :2].tolist() == [1, 1]
+    sk = table("sk", hands={0: ["KS", "KH", "KD", "AS", "AH", "2C", "7D", "8D"], 1: ["5S"] * 5}, phase="meld")
+    play(sk, "meld_K", "meld_K", "meld_K", "meld_A", "meld_A", "meld_2_to_A", "discard_7")
+    assert sk.state.opened[0, :2].tolist() == [1, 0]
+
+
+def test_c5_2_wild_limit_three_and_no_more_than_naturals():
+    games = table(hands={0: ["2S", "2H", "2D", "JK", "9C", "9D"]}, melds={0: [["8S", "8H", "8D", "8C"]]},
+                  opened=(0, 1), phase="meld")  # fmt: skip
+    play(games, "meld_2_to_8", "meld_2_to_8", "meld_JK_to_8")
+    assert "meld_2_to_8" not in legal(games) and "meld_JK_to_8" not in legal(games)
+
+
+def test_c12_2_going_out_needs_the_sides_canasta_and_c4_3_the_holding_rule():
+    games = table(
+        hands={0: ["9C", "9D", "9H", "4S"]}, melds={0: [["8S", "8H", "8D"]]}, opened=(0, 1), phase="meld"
+    )
+    assert "meld_9" in legal(games)
+    play(games, "meld_9", "meld_9")
+    assert "meld_9" not in legal(games)  # it would leave one card, and the side has no canasta
+    partner = table(hands={0: ["9C", "4S"], 2: ["7C"]}, melds={0: [KINGS]}, opened=(0, 1), phase="meld")
+    assert "discard_9" in legal(partner)  # two cards: discard one; one card left to go out next turn
+
+
+def test_c12_1_pl_goes_out_by_melding_the_last_card_sk_must_discard():
+    position = dict(
+        hands={0: ["9C", "9D"]}, melds={0: [KINGS, ["9S", "9H", "9D"]]}, opened=(0, 1), phase="meld"
+    )
+    pl = table("pl", **position)
+    play(pl, "meld_9")
+    assert "meld_9" in legal(pl)  # the last card, as going out
+    play(pl, "meld_9")
+    assert pl.state.end_reason[0] == 1 and pl.state.out_how[0] == 2
+    sk = table("sk", **position)
+    play(sk, "meld_9")
+    assert "meld_9" not in legal(sk) and "discard_9" in legal(sk)
+    play(sk, "discard_9")
+    assert sk.state.end_reason[0] == 1
+
+
+def test_c12_5_pl_partner_question_binds_the_asker():
+    position = dict(hands={0: ["9C", "4S"], 2: ["7C", "7D"]}, melds={0: [KINGS, ["9S", "9H", "9D"]]},
+                    opened=(0, 1), phase="meld")  # fmt: skip
+    games = table(**position)
+    play(games, "meld_9")
+    assert "ask" in legal(games)
+    play(games, "ask")
+    assert games.state.to_move[0] == 2 and legal(games) == {"yes", "no"}
+    play(games, "no")
+    assert games.state.to_move[0] == 0 and legal(games) == {"withdraw"}
+    play(games, "withdraw")
+    assert legal(games) == {"discard_9", "discard_4"}
+    yes = table(**position)
+    play(yes, "meld_9", "ask", "yes")
+    assert "withdraw" not in legal(yes) and "discard_4" in legal(yes)
+    sk = table("sk", **position)
+    play(sk, "meld_9")
+    assert "ask" not in legal(sk)
+
+
+def test_c10_2_pl_black_three_meld_only_when_going_out():
+    games = table(hands={0: ["3S", "3S", "3C", "4D"]}, melds={0: [KINGS]}, opened=(0, 1), phase="meld")
+    assert "meld_black_three" in legal(games)
+    many = table(hands={0: ["3S", "3S", "3C", "4D", "5D"]}, melds={0: [KINGS]}, opened=(0, 1), phase="meld")
+    assert "meld_black_three" not in legal(many)
+    sk = table("sk", hands={0: ["3S", "3S", "3C", "4D"]}, melds={0: [KINGS]}, opened=(0, 1), phase="meld")
+    assert "meld_black_three" not in legal(sk)
+
+
+def test_c4_2_drawn_red_three_pl_not_replaced_sk_replaced():
+    pl = table("pl", hands={0: ["9C", "4S", "5S"]}, stock=["3H", "8C", "8D"])
+    play(pl, "draw")
+    assert pl.state.red_threes[0, 0] == 1 and pl.state.hand[0, 0].sum() == 3
+    sk = table("sk", hands={0: ["9C", "4S", "5S"]}, stock=["3H", "8C", "8D"])
+    play(sk, "draw")
+    assert sk.state.red_threes[0, 0] == 1 and sk.state.hand[0, 0].sum() == 4
+    alone = table("pl", hands={0: ["9C"]}, stock=["3D", "8C", "8D"])  # one card, no canasta: replaced [D]
+    play(alone, "draw")
+    assert alone.state.hand[0, 0].sum() == 2
+
+
+def test_c4_5_empty_stock_take_the_pile_or_the_hand_ends():
+    games = table(hands={0: ["9C", "4S", "5S"]}, stock=[], pile=["7C"])
+    assert legal(games) == {"end_hand"}
+    play(games, "end_hand")
+    assert games.state.end_reason[0] == 2
+
+
+def test_c2_partners_share_melds_and_rewards():
+    games = table(hands={0: ["9C", "9D", "9H", "4S", "5S"], 2: ["9S", "6D"]}, opened=(0, 1), phase="meld")
+    play(games, "meld_9", "meld_9", "meld_9", "discard_4")
+    assert games.state.groups[0, 0, 6].sum() == 3  # side 0's nines (group of rank 9)
+    rules = Rules(variant="pl", num_players=4)
+    batch = GameBatch(rules, batch_size=8, seats=["random"] * 4)
+    batch.reset(seed=3)
+    hs = batch.state.hand_scores
+    assert (hs[:, 0] == hs[:, 2]).all() and (hs[:, 1] == hs[:, 3]).all()
+
+
+@pytest.mark.parametrize(
+    ("variant", "players"), [("pl", 2), ("pl", 3), ("pl", 4), ("sk", 4), ("sk", 5), ("sk", 6)]
+)
+def test_random_play_conserves_cards_and_always_has_a_legal_action(variant, players):
+    """Invariants (issue 13): 108/162 cards, a legal action in every live state, bounded hands."""
+    games = GameBatch(Rules(variant=variant, num_players=players), batch_size=16, auto_reset=True)
+    games.reset(seed=11)
+    rng = np.random.default_rng(0)
+    deck = 162 if players == 6 else 108
+    ended = 0
+    for _ in range(1500):
+        s = games.state
+        mask = games.legal_mask()
+        assert mask.any(axis=1).all()
+        cards = s.hand.sum(axis=(1, 2)) + s.groups.sum(axis=(1, 2, 3)) + s.red_threes.sum(axis=1)
+        assert (cards + s.stock_len + s.pile_len == deck).all()
+        result = games.step(np.array([rng.choice(np.flatnonzero(row)) for row in mask]))
+        ended += int((result.terminated | result.truncated).sum())
+    assert ended > 0
