@@ -61,7 +61,7 @@ def headless_chromium(width: int = 1400, height: int = 1000) -> Iterator[Any]:
 
     found = find_chromium()
     if found is None:
-        raise RuntimeError("no chromium and chromedriver on the PATH (apt-get install chromium chromium-driver)")
+        raise RuntimeError("no chromium and chromedriver on the PATH (Debian: chromium, chromium-driver)")
     browser, driver_path = found
     options = webdriver.ChromeOptions()
     options.binary_location = browser
@@ -89,8 +89,10 @@ def click_and_wait(driver: Any, element: Any, timeout: float = 20.0) -> None:
     element.click()
     wait_for(
         driver,
-        lambda d: d.find_element("tag name", "body").get_attribute("data-version") != version
-        and d.find_element("tag name", "body").get_attribute("data-busy") == "0",
+        lambda d: (
+            d.find_element("tag name", "body").get_attribute("data-version") != version
+            and d.find_element("tag name", "body").get_attribute("data-busy") == "0"
+        ),
         timeout,
     )
 
@@ -139,6 +141,6 @@ def _meld_triple(driver: Any) -> bool:
     if triple is None:
         return False
     for index in [c.get_attribute("data-index") for c in triple]:
-        click_and_wait(driver, driver.find_element("css selector", f"#mine .hand .card[data-index='{index}']"))
+        click_and_wait(driver, css(driver, f"#mine .hand .card[data-index='{index}']")[0])
     click_and_wait(driver, driver.find_element("id", "meld"))
     return True

@@ -163,4 +163,3 @@ def legal_json(mask: np.ndarray) -> dict[str, Any]:
         "discard": discard,
         "buttons": buttons,
     }
-
