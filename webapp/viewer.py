@@ -61,7 +61,9 @@ class ViewerSession:
         self.lock = threading.Lock()
         self.hand_ends: dict[int, dict[str, Any]] = {}
         self.progress = self._fresh()
-        self.goto(0)
+        if self.agents is None:  # every action of a record is checked once, when it is opened
+            self.goto(len(self.actions))
+            self.progress = self._fresh()
 
     @property
     def cursor(self) -> int:
