@@ -132,8 +132,11 @@ def test_fifty_clients_play_random_moves_with_no_error_and_bounded_memory(server
     before = rss_mb(proc.pid)
     tally = run_clients(url, SECONDS, seed=1000)
     after = rss_mb(proc.pid)
-    print(f"\nload: {CLIENTS} clients, {SECONDS:.0f} s, {tally.requests} requests ({tally.requests / SECONDS:.0f}/s), "
-          f"{tally.hands} hands finished, {len(tally.errors)} errors, server RSS {before:.0f} -> {after:.0f} MB")  # fmt: skip
+    print(
+        f"\nload: {CLIENTS} clients, {SECONDS:.0f} s, {tally.requests} requests "
+        f"({tally.requests / SECONDS:.0f}/s), {tally.hands} hands finished, {len(tally.errors)} errors, "
+        f"server RSS {before:.0f} -> {after:.0f} MB"
+    )
     assert tally.errors == []
     assert tally.requests > CLIENTS * 2 and tally.hands > 0
     assert after - before < MAX_GROWTH_MB
