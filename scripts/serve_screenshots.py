@@ -56,6 +56,8 @@ def shoot(out: Path) -> list[Path]:
             click_and_wait(driver, driver.find_element("id", "start-play"))
             for _ in range(14):  # a few turns: the bots lay their melds meanwhile
                 play_one_move(driver)
+            for button in css(driver, "#buttons button[data-action=draw]"):  # into the meld phase
+                click_and_wait(driver, button)
             indices = [c.get_attribute("data-index") for c in css(driver, "#mine .hand .card.playable")]
             for index in indices[:2]:  # two cards selected, as before a meld
                 click_and_wait(driver, css(driver, f"#mine .hand .card[data-index='{index}']")[0])
