@@ -260,22 +260,16 @@ def _replay(args: argparse.Namespace) -> int:
 
 def _read_record(path: str, game: int) -> dict:
     """Game ``game`` of a record file: one JSON document, or JSON lines."""
-    import json
+    from .records import parse_records
 
     with open(path, encoding="utf-8") as handle:
         text = handle.read()
     try:
-        doc = json.loads(text)
-        docs = [doc]
-    except json.JSONDecodeError:
-        try:
-            docs = [json.loads(line) for line in text.splitlines() if line.strip()]
-        except json.JSONDecodeError as error:
-            raise UsageError(f"{path} is neither JSON nor JSON lines: {error}") from None
+        docs = parse_records(text)
+    except ValueError as error:
+        raise UsageError(f"{path} {error}") from None
     if game >= len(docs):
         raise UsageError(f"--game {game}: {path} holds {len(docs)} game(s), numbered from 0")
-    if not isinstance(docs[game], dict):
-        raise UsageError(f"{path} is not a game record: expected a JSON object")
     return docs[game]
 
 

@@ -144,3 +144,21 @@ def load_jsonl(path: str | Path) -> list[GameRecord]:
     """Records written by :func:`save_jsonl`."""
     with Path(path).open() as f:
         return [GameRecord.from_dict(json.loads(line)) for line in f if line.strip()]
+
+
+def parse_records(text: str) -> list[dict[str, Any]]:
+    """The record documents in the text of a record file: one JSON object, or
+    JSON lines (:func:`save_jsonl`). ``ValueError`` says what is wrong
+    ("is neither JSON nor JSON lines: …", "is not a game record: …"); the
+    documents are not checked further (:meth:`GameRecord.from_dict` does)."""
+    try:
+        docs = [json.loads(text)]
+    except json.JSONDecodeError:
+        try:
+            docs = [json.loads(line) for line in text.splitlines() if line.strip()]
+        except json.JSONDecodeError as error:
+            raise ValueError(f"is neither JSON nor JSON lines: {error}") from None
+    bad = [i for i, doc in enumerate(docs) if not isinstance(doc, dict)]
+    if bad:
+        raise ValueError(f"is not a game record: expected a JSON object (game {bad[0]})")
+    return docs

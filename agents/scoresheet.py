@@ -7,6 +7,7 @@ replay`` print it when a hand ends; its items add up to the engine's scores.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -33,51 +34,77 @@ def going_out_bonus(before: State) -> int:
     return 300 if clearing else 200 if from_hand else 100
 
 
-def score_breakdown(
-    games: GameBatch, names: Sequence[str], out_bonus: dict[int, int]
-) -> tuple[str, list[int]]:
-    """The R16 scoring of every player at the end of the hand, and the raw
-    scores; ``out_bonus`` maps the player who went out to his going-out
-    bonuses (100, 200 from hand, 300 with table clearing)."""
+@dataclass
+class PlayerScore:
+    """One player's scoring of a finished hand: the items in the order of the
+    printed breakdown, their sum (before tax) and the recorded score (after the
+    R17 tax)."""
+
+    items: list[tuple[str, int]]  # (what, points); cards left in hand count negative
+    raw: int
+    recorded: int
+    hand: list[str]  # the cards left in hand
+
+    @property
+    def tax(self) -> int:
+        """What the R17 tax took (0 when untaxed)."""
+        return self.raw - self.recorded
+
+
+def score_items(games: GameBatch, out_bonus: dict[int, int]) -> list[PlayerScore]:
+    """The R16 scoring of every player of game 0 at the end of the hand, item by
+    item; ``out_bonus`` maps the player who went out to his going-out bonuses
+    (100, 200 from hand, 300 with table clearing)."""
     s = games.state
-    lines = ["scoring (R16):"]
-    raws = []
+    out = []
     for q in range(games.num_players):
+        items: list[tuple[str, int]] = []
         red = int(s.red_threes[0, q].sum())
-        parts = []
-        total = 0
         if red:
-            pts = 800 if red == 4 else 100 * red
-            parts.append(f"red threes {red}: {pts}")
-            total += pts
+            items.append((f"red threes {red}", 800 if red == 4 else 100 * red))
         twins = int(s.twins[0, q])
         if twins:
-            parts.append(f"twins {twins}: {100 * twins}")
-            total += 100 * twins
+            items.append((f"twins {twins}", 100 * twins))
         for g in range(NUM_GROUPS):
             kind = canasta_kind(g, s.groups[0, q, g])
             if kind:
-                parts.append(f"{CANASTA_NAMES[kind]} of {GROUP_NAMES[g]}: {int(CANASTA_BASE[kind])}")
-                total += int(CANASTA_BASE[kind])
+                items.append((f"{CANASTA_NAMES[kind]} of {GROUP_NAMES[g]}", int(CANASTA_BASE[kind])))
         aces = int(s.sep_heart_aces[0, q])
         if aces:
-            parts.append(f"separate heart aces {aces}: {500 * aces}")
-            total += 500 * aces
+            items.append((f"separate heart aces {aces}", 500 * aces))
         bonus = out_bonus.get(q, 0)
         if bonus:
-            what = {100: "going out", 200: "going out from hand", 300: "going out with table clearing"}[bonus]
-            parts.append(f"{what}: {bonus}")
-            total += bonus
-        melded = sum(int(group_card_value(g, s.groups[0, q, g])) for g in range(NUM_GROUPS))
-        parts.append(f"melded cards: +{melded}")
-        total += melded
+            items.append((_OUT_NAMES[bonus], bonus))
+        items.append(
+            ("melded cards", sum(int(group_card_value(g, s.groups[0, q, g])) for g in range(NUM_GROUPS)))
+        )
         hand = counts_to_cards(s.hand[0, q])
-        penalty = int((s.hand[0, q].astype(np.int64) * HAND_PENALTY).sum())
-        if hand:
-            parts.append(f"cards in hand ({' '.join(hand)}): -{penalty}")
-        total -= penalty
-        raws.append(total)
-        recorded = int(s.hand_scores[0, q])
-        taxed = "" if recorded == total else f" (after tax, R17: {recorded})"
-        lines.append(f"  {names[q]}: " + "; ".join(parts) + f" = {total}{taxed}")
-    return "\n".join(lines), raws
+        items.append(("cards in hand", -int((s.hand[0, q].astype(np.int64) * HAND_PENALTY).sum())))
+        raw = sum(points for _, points in items)
+        out.append(PlayerScore(items, raw, int(s.hand_scores[0, q]), hand))
+    return out
+
+
+_OUT_NAMES = {100: "going out", 200: "going out from hand", 300: "going out with table clearing"}
+
+
+def score_breakdown(
+    games: GameBatch, names: Sequence[str], out_bonus: dict[int, int]
+) -> tuple[str, list[int]]:
+    """The R16 scoring of every player at the end of the hand as text, and the
+    raw scores (see :func:`score_items`)."""
+    lines = ["scoring (R16):"]
+    scores = score_items(games, out_bonus)
+    for q, score in enumerate(scores):
+        parts = []
+        for what, points in score.items:
+            if what == "melded cards":
+                parts.append(f"melded cards: +{points}")
+            elif what == "cards in hand":
+                if score.hand:
+                    parts.append(f"cards in hand ({' '.join(score.hand)}): -{-points}")
+            else:
+                parts.append(f"{what}: {points}")
+        taxed = "" if score.recorded == score.raw else f" (after tax, R17: {score.recorded})"
+        lines.append(f"  {names[q]}: " + "; ".join(parts) + f" = {score.raw}{taxed}")
+    return "\n".join(lines), [score.raw for score in scores]

@@ -6,6 +6,7 @@
     kanaszta play …         play a hand in the terminal against a bot (agents/)
     kanaszta watch A B …    watch bots play a hand, a turn per line (agents/)
     kanaszta replay RECORD  play back a recorded game (agents/)
+    kanaszta serve          play, watch and replay in the browser (webapp/)
     kanaszta position FILE  check a position document and draw it
 
 Subcommands of the upper layers are imported only when used, so the core
@@ -40,6 +41,7 @@ _PROVIDERS = {
     "play": "agents.cli",
     "watch": "agents.cli",
     "replay": "agents.cli",
+    "serve": "webapp.cli",
 }
 
 #: exit status of a command ended by bad input (as argparse) and by Ctrl-C (128 + SIGINT)

@@ -4,7 +4,8 @@
 * nothing outside the rules package (``envs``, ``agents``, ``training``, the
   benchmarks) imports ``kanaszta_env.core``: the engine's public API and its
   compiled API (``kanaszta_env.engine.compiled``) are the way in;
-* no layer imports a layer above it at module level.
+* no layer imports a layer above it at module level (``webapp``, the browser app,
+  sits beside ``agents`` and uses it).
 """
 
 from __future__ import annotations
@@ -18,12 +19,19 @@ ROOT = Path(__file__).resolve().parents[1]
 
 #: package folder -> top-level modules it must not import (absolute dotted prefixes)
 FORBIDDEN = {
-    "kanaszta_env/core": ("kanaszta_env.engine", "kanaszta_env.envs", "agents", "training"),
-    "kanaszta_env/engine": ("kanaszta_env.envs", "agents", "training"),
-    "kanaszta_env/position": ("kanaszta_env.envs", "agents", "training"),  # beside the engine, below envs
-    "kanaszta_env/envs": ("kanaszta_env.core", "training"),
-    "agents": ("kanaszta_env.core", "kanaszta_env.envs.gym_env", "kanaszta_env.envs.aec", "training"),
-    "training": ("kanaszta_env.core",),
+    "kanaszta_env/core": ("kanaszta_env.engine", "kanaszta_env.envs", "agents", "training", "webapp"),
+    "kanaszta_env/engine": ("kanaszta_env.envs", "agents", "training", "webapp"),
+    "kanaszta_env/position": ("kanaszta_env.envs", "agents", "training", "webapp"),  # beside the engine
+    "kanaszta_env/envs": ("kanaszta_env.core", "training", "webapp"),
+    "agents": (
+        "kanaszta_env.core",
+        "kanaszta_env.envs.gym_env",
+        "kanaszta_env.envs.aec",
+        "training",
+        "webapp",
+    ),
+    "training": ("kanaszta_env.core", "webapp"),
+    "webapp": ("kanaszta_env.core", "kanaszta_env.envs.gym_env", "kanaszta_env.envs.aec", "training"),
     "benchmarks": ("kanaszta_env.core",),
 }
 

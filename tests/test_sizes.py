@@ -1,8 +1,8 @@
 """Module and function sizes (issue 12: no module over about 400 lines, no
 function over about 80 lines outside the kernels that must stay whole).
 
-Every ``.py`` file of the package, the agents, training, benchmarks and
-scripts is measured on its syntax tree; what exceeds a limit must be listed
+Every ``.py`` file of the package, the agents, training, the web app,
+benchmarks and scripts is measured on its syntax tree; what exceeds a limit must be listed
 below, with the reason. Entries that no longer exceed their limit fail too,
 so the lists shrink as the debt is paid.
 
@@ -15,7 +15,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-FOLDERS = ("kanaszta_env", "agents", "training", "benchmarks", "scripts")
+FOLDERS = ("kanaszta_env", "agents", "training", "webapp", "benchmarks", "scripts")
 MAX_MODULE_LINES = 400
 MAX_FUNCTION_LINES = 80
 

@@ -1,0 +1,143 @@
+"""``kanaszta serve`` in a real browser (issue 17): headless system Chromium,
+driven by Selenium, plays a whole hand against RandomBot by clicking (a meld of
+three cards selected and laid in one gesture included) and steps through a
+replay forward, back and from a seat.
+
+Chromium and chromedriver come from the system (Debian: ``chromium``,
+``chromium-driver``; ``scripts/test.sh`` installs them when it runs as root).
+Without them the tests are skipped, except in CI (``CI`` set), where they fail.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette", reason="kanaszta serve needs the web extra: pip install -e '.[web]'")
+pytest.importorskip("uvicorn", reason="kanaszta serve needs the web extra: pip install -e '.[web]'")
+pytest.importorskip("selenium", reason="the browser tests need selenium (the test extra)")
+
+from selenium.webdriver.support.ui import Select
+
+from agents.registry import make_agent
+from agents.watch import Show, watch
+from kanaszta_env import Rules
+from webapp.app import create_app
+from webapp.browser import (
+    click_and_wait,
+    css,
+    find_chromium,
+    headless_chromium,
+    play_one_move,
+    running_server,
+)
+from webapp.browser import wait_for as wait
+
+SEED = 3  # a deal where the person holds three naturals of a rank to meld after a draw
+
+
+@pytest.fixture(scope="module")
+def driver():
+    if find_chromium() is None:
+        message = (
+            "chromium and chromedriver are not installed (Debian: apt-get install chromium chromium-driver)"
+        )
+        if os.environ.get("CI"):
+            pytest.fail(f"{message}; scripts/test.sh installs them when run as root")
+        pytest.skip(message)
+    with headless_chromium() as browser:
+        yield browser
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory) -> tuple[str, dict]:
+    folder = tmp_path_factory.mktemp("records")
+    rules = Rules(num_players=2)
+    agents = [make_agent("heuristic", rules), make_agent("random", rules)]
+    with open(os.devnull, "w") as sink:
+        record = watch(agents, rules, seed=2, show=Show(sink))
+    record.save(folder / "bots.json")
+    with running_server(create_app(records_dir=folder)) as url:
+        yield url, record.to_dict()
+
+
+def _text(driver, element_id: str) -> str:
+    return driver.find_element("id", element_id).text
+
+
+def test_a_hand_against_random_bot_is_played_to_its_scoring_by_clicking(driver, served) -> None:
+    url, _ = served
+    driver.get(url)
+    wait(driver, lambda d: css(d, "#play-opponent-0 option"))
+    Select(driver.find_element("id", "play-opponent-0")).select_by_value("random")
+    driver.find_element("id", "play-seed").send_keys(str(SEED))
+    driver.find_element("id", "play-max-turns").clear()
+    driver.find_element("id", "play-max-turns").send_keys("16")
+    click_and_wait(driver, driver.find_element("id", "start-play"))
+    assert "your move" in _text(driver, "info")
+    done: list[str] = []
+    while not driver.find_element("id", "hand-end").is_displayed():
+        done.append(play_one_move(driver, meld="meld" not in done))
+        assert not driver.find_element("id", "error").is_displayed(), _text(driver, "error")
+        if done[-1] == "meld":  # three cards selected and laid by one click: three atomic actions
+            assert len(css(driver, "#mine .meld .card")) == 3
+            assert any(line.text.startswith("you laid") for line in css(driver, "#log-lines li"))
+        assert len(done) < 200
+    assert "meld" in done and "discard" in done and "draw" in done
+    title = _text(driver, "hand-end-title")
+    assert title.startswith("Hand 1: turn limit reached") or "went out" in title
+    rows = css(driver, "#hand-end-table tr")
+    assert len(rows) == 3  # the header and the two players, each with items, sum, tax, recorded, total
+    assert "cards in hand" in rows[1].text and "melded cards" in rows[2].text
+
+
+def test_an_illegal_click_shows_the_engine_s_reason_and_changes_nothing(driver, served) -> None:
+    url, _ = served
+    driver.get(url)
+    wait(driver, lambda d: css(d, "#play-opponent-0 option"))
+    click_and_wait(driver, driver.find_element("id", "start-play"))
+    while "keep" in [b.get_attribute("data-action") for b in css(driver, "#buttons button")]:
+        click_and_wait(driver, css(driver, "#buttons button[data-action=keep]")[0])
+    cards = len(css(driver, "#mine .hand .card"))
+    driver.execute_script("sendActions(['take_pile'])")  # what no button offers: the server refuses it
+    wait(driver, lambda d: d.find_element("id", "error").is_displayed())
+    assert "take_pile is not legal now" in _text(driver, "error")
+    assert len(css(driver, "#mine .hand .card")) == cards
+
+
+def test_a_replay_steps_forward_and_back_from_a_seat_or_with_every_hand_open(driver, served) -> None:
+    url, record = served
+    n = len(record["actions"])
+    driver.get(url)
+    wait(driver, lambda d: css(d, "#replay-file option"))
+    css(driver, ".tab[data-tab=replay]")[0].click()
+    click_and_wait(driver, driver.find_element("id", "open-replay-file"))
+    assert _text(driver, "v-counter") == f"action 0 / {n}"
+    for _ in range(3):
+        click_and_wait(driver, driver.find_element("id", "v-fwd"))
+    assert _text(driver, "v-counter") == f"action 3 / {n}"
+    click_and_wait(driver, driver.find_element("id", "v-back"))
+    assert _text(driver, "v-counter") == f"action 2 / {n}"
+    for _ in range(6):
+        click_and_wait(driver, driver.find_element("id", "v-fwd-turn"))
+    assert css(driver, "#others .hand .card[data-card]")  # every hand open: the cards are shown
+    seat = Select(driver.find_element("id", "v-seat"))
+    version = driver.find_element("tag name", "body").get_attribute("data-version")
+    seat.select_by_value("0")
+    wait(driver, lambda d: d.find_element("tag name", "body").get_attribute("data-version") != version)
+    assert css(driver, "#mine .hand .card[data-card]") and not css(driver, "#others .hand .card[data-card]")
+    click_and_wait(driver, driver.find_element("id", "v-end"))
+    assert _text(driver, "v-counter") == f"action {n} / {n}"
+    assert driver.find_element("id", "hand-end").is_displayed()
+    driver.find_element("id", "close-hand-end").click()
+    click_and_wait(driver, driver.find_element("id", "v-start"))
+    assert _text(driver, "v-counter") == f"action 0 / {n}"
+
+
+def test_the_page_loads_nothing_from_elsewhere() -> None:
+    """Offline: every script and style sheet of the page is served by the app itself."""
+    static = Path(__file__).resolve().parents[1] / "webapp" / "static"
+    text = "".join(p.read_text(encoding="utf-8") for p in static.iterdir())
+    assert "http://" not in text and "https://" not in text and "//cdn" not in text

@@ -1,0 +1,143 @@
+"""Load on ``kanaszta serve`` (issue 17): 50 simulated clients play random legal
+moves against a real server (``kanaszta serve`` in its own process on
+127.0.0.1) for a bounded time. Every answer must be right (0 errors: a legal
+move is played, a deliberately illegal one refused with 400 and the game
+unchanged), and the server's resident memory may grow only by a bound while
+games come and go (the session store is capped, so old games are dropped).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette", reason="kanaszta serve needs the web extra: pip install -e '.[web]'")
+pytest.importorskip("uvicorn", reason="kanaszta serve needs the web extra: pip install -e '.[web]'")
+httpx = pytest.importorskip("httpx")
+
+CLIENTS = 50
+SECONDS = 8.0
+MAX_SESSIONS = 60  # fewer than the games the clients start: the store keeps dropping old ones
+MAX_GROWTH_MB = 150
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def rss_mb(pid: int) -> float:
+    """Resident memory of a process (Linux /proc)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise RuntimeError("no VmRSS")
+
+
+@pytest.fixture(scope="module")
+def server():
+    if not Path("/proc/self/status").exists():
+        pytest.skip("the memory bound is read from Linux /proc")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    cmd = [
+        sys.executable,
+        "-m",
+        "kanaszta_env.cli",
+        "serve",
+        "--port",
+        "0",
+        "--max-sessions",
+        str(MAX_SESSIONS),
+    ]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
+    try:
+        line = proc.stdout.readline()  # "kanaszta serve: open http://127.0.0.1:PORT/ (Ctrl-C stops)"
+        assert "http://127.0.0.1:" in line, line + proc.stderr.read()
+        yield proc, line.split("open ")[1].split()[0].rstrip("/")
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+
+
+class Tally:
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.requests = 0
+        self.errors: list[str] = []
+        self.hands = 0
+
+    def add(self, requests: int = 0, error: str | None = None, hands: int = 0) -> None:
+        with self.lock:
+            self.requests += requests
+            self.hands += hands
+            if error:
+                self.errors.append(error)
+
+
+def client_loop(url: str, seed: int, deadline: float, tally: Tally) -> None:
+    """New games (short hands against RandomBot), random legal moves, and now and
+    then a move that is not legal, which must be refused without a change."""
+    rng = random.Random(seed)
+    with httpx.Client(base_url=url, timeout=60) as http:
+        while time.monotonic() < deadline:
+            r = http.post(
+                "/api/play", json={"opponents": ["random"], "seed": rng.randrange(10**6), "max_turns": 6}
+            )
+            tally.add(
+                requests=1, error=None if r.status_code == 200 else f"new game: {r.status_code} {r.text}"
+            )
+            if r.status_code != 200:
+                return
+            sid, state = r.json()["session"], r.json()["state"]
+            while not state["finished"] and time.monotonic() < deadline:
+                names = state["legal"]["names"]
+                if rng.random() < 0.1 and "take_pile" not in names:
+                    bad = http.post(f"/api/play/{sid}/actions", json={"actions": ["take_pile"]})
+                    same = http.get(f"/api/play/{sid}")
+                    ok = bad.status_code == 400 and same.status_code == 200 and same.json() == state
+                    tally.add(requests=2, error=None if ok else f"illegal move: {bad.status_code} {bad.text}")
+                r = http.post(f"/api/play/{sid}/actions", json={"actions": [rng.choice(names)]})
+                if r.status_code == 404:  # dropped by the capped store: a new game
+                    tally.add(requests=1)
+                    break
+                tally.add(
+                    requests=1, error=None if r.status_code == 200 else f"move: {r.status_code} {r.text}"
+                )
+                if r.status_code != 200:
+                    return
+                state = r.json()["state"]
+            tally.add(hands=int(state["finished"]))
+
+
+def run_clients(url: str, seconds: float, seed: int) -> Tally:
+    tally = Tally()
+    deadline = time.monotonic() + seconds
+    threads = [
+        threading.Thread(target=client_loop, args=(url, seed + i, deadline, tally)) for i in range(CLIENTS)
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=seconds + 120)
+    return tally
+
+
+def test_fifty_clients_play_random_moves_with_no_error_and_bounded_memory(server) -> None:
+    proc, url = server
+    warm = run_clients(url, 2.0, seed=0)  # compiled kernels loaded, thread pool and store filled
+    assert warm.errors == []
+    before = rss_mb(proc.pid)
+    tally = run_clients(url, SECONDS, seed=1000)
+    after = rss_mb(proc.pid)
+    print(
+        f"\nload: {CLIENTS} clients, {SECONDS:.0f} s, {tally.requests} requests "
+        f"({tally.requests / SECONDS:.0f}/s), {tally.hands} hands finished, {len(tally.errors)} errors, "
+        f"server RSS {before:.0f} -> {after:.0f} MB"
+    )
+    assert tally.errors == []
+    assert tally.requests > CLIENTS * 2 and tally.hands > 0
+    assert after - before < MAX_GROWTH_MB
+    assert proc.poll() is None  # the server is still up

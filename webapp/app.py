@@ -1,0 +1,151 @@
+"""The ASGI application of ``kanaszta serve``: a JSON API and the page that uses it.
+
+Routes (every body and answer is JSON; an error is ``{"error": "…"}`` with a
+4xx status and changes nothing)::
+
+    GET  /                          the page (static files under /static, no CDN)
+    GET  /api/options               games, agents, checkpoints and record files on offer
+    POST /api/play                  new game against agents   -> {"session", "state"}
+    GET  /api/play/{id}             the table from the person's seat, legal moves, narration
+    POST /api/play/{id}/actions     {"actions": [names…]}: played all or none, then the bots
+    POST /api/play/{id}/next        go on after a hand's scoring
+    GET  /api/play/{id}/record      the game record (agents/records.py)
+    POST /api/view                  watch agents ({"mode": "watch"}) or replay a record
+    GET  /api/view/{id}?seat=all|N  the position at the cursor
+    POST /api/view/{id}/step        {"count": ±n, "unit": "action"|"turn"} or {"goto": k}
+
+Bodies are read up to a bound (:data:`MAX_BODY`, records :data:`MAX_RECORD_BODY`)
+and refused with 413 beyond it. Game work runs in worker threads, each game
+under its session's lock.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from .choices import ChoiceError, Choices
+from .play import ActionError
+from .routes import Api, ApiError
+from .sessions import SessionStore, UnknownSession
+
+STATIC = Path(__file__).resolve().parent / "static"
+#: the largest request body (bytes); a record upload may be larger
+MAX_BODY = 64 * 1024
+MAX_RECORD_BODY = 2 * 1024 * 1024
+#: headers of every answer: nothing is loaded from elsewhere, nothing is sniffed
+SECURITY_HEADERS = [
+    (b"content-security-policy", b"default-src 'self'; img-src 'self' data:; frame-ancestors 'none'"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"cache-control", b"no-store"),
+]
+
+
+async def read_json(request: Request, limit: int) -> dict[str, Any]:
+    """The request's JSON object, read up to ``limit`` bytes (413 beyond)."""
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or int(declared) > limit):
+        raise ApiError(413, f"the request body is larger than {limit} bytes")
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise ApiError(413, f"the request body is larger than {limit} bytes")
+        chunks.append(chunk)
+    try:
+        doc = json.loads(b"".join(chunks) or b"{}")
+    except (ValueError, UnicodeDecodeError):
+        raise ApiError(400, "the request body is not valid JSON") from None
+    if not isinstance(doc, dict):
+        raise ApiError(400, "the request body must be a JSON object")
+    return doc
+
+
+def _handler(api: Api, method: Callable[..., Any], body_limit: int | None) -> Callable[[Request], Any]:
+    """An endpoint that reads the body (if any), runs ``method`` in a worker
+    thread and answers its result as JSON."""
+
+    async def endpoint(request: Request) -> Response:
+        doc = await read_json(request, body_limit) if body_limit is not None else {}
+        params = dict(request.path_params)
+        result = await run_in_threadpool(method, doc, request.query_params, **params)
+        return JSONResponse(result)
+
+    return endpoint
+
+
+async def _api_error(_request: Request, error: Exception) -> Response:
+    if isinstance(error, ApiError):
+        return JSONResponse({"error": error.message, **error.extra}, status_code=error.status)
+    if isinstance(error, UnknownSession):
+        return JSONResponse({"error": "unknown or expired session"}, status_code=404)
+    if isinstance(error, ActionError):
+        return JSONResponse({"error": str(error), "index": error.index, "action": error.action}, 400)
+    return JSONResponse({"error": str(error)}, status_code=400)  # ChoiceError
+
+
+def _with_headers(app: Any) -> Any:
+    """ASGI middleware adding :data:`SECURITY_HEADERS` to every answer."""
+
+    async def wrapped(scope: dict, receive: Callable, send: Callable) -> None:
+        if scope["type"] != "http":
+            await app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: dict) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", []), *SECURITY_HEADERS]}
+            await send(message)
+
+        await app(scope, receive, send_with_headers)
+
+    return wrapped
+
+
+def create_app(
+    runs_dir: str | Path | None = None,
+    records_dir: str | Path | None = None,
+    max_sessions: int = 200,
+    idle_seconds: float = 3600.0,
+) -> Any:
+    """The ASGI application. Checkpoints load only from ``runs_dir`` and record
+    files only from ``records_dir`` (none when not given)."""
+    choices = Choices(
+        runs_dir=Path(runs_dir) if runs_dir is not None else None,
+        records_dir=Path(records_dir) if records_dir is not None else None,
+    )
+    api = Api(choices, SessionStore(max_sessions, idle_seconds), SessionStore(max_sessions, idle_seconds))
+
+    def route(path: str, method: Callable[..., Any], verb: str = "GET", limit: int | None = None) -> Route:
+        return Route(path, _handler(api, method, limit if verb == "POST" else None), methods=[verb])
+
+    async def index(_request: Request) -> Response:
+        return FileResponse(STATIC / "index.html")
+
+    routes = [
+        Route("/", index),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        route("/api/options", api.options),
+        route("/api/play", api.new_play, "POST", MAX_BODY),
+        route("/api/play/{sid}", api.play_state),
+        route("/api/play/{sid}/actions", api.play_actions, "POST", MAX_BODY),
+        route("/api/play/{sid}/next", api.play_next, "POST", MAX_BODY),
+        route("/api/play/{sid}/record", api.play_record),
+        route("/api/view", api.new_view, "POST", MAX_RECORD_BODY),
+        route("/api/view/{sid}", api.view_state),
+        route("/api/view/{sid}/step", api.view_step, "POST", MAX_BODY),
+    ]
+    handlers = dict.fromkeys((ApiError, UnknownSession, ActionError, ChoiceError), _api_error)
+    app = Starlette(routes=routes, exception_handlers=handlers)  # type: ignore[arg-type]
+    app.state.api = api
+    return _with_headers(app)

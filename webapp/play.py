@@ -1,0 +1,169 @@
+"""A person against bots in the browser: one game, the person in one seat.
+
+The bots move on the server until it is the person's turn (or a hand ends,
+which waits for "next hand" so that its scoring can be read). The person's
+moves arrive as action names; a request may carry several (melding the cards
+selected in one gesture is a sequence of atomic actions). The sequence is
+tried on a copy of the game first: every action must be legal, in the
+person's own turn and the same hand, or nothing is played and the error names
+the first one that is not and why (:func:`agents.explain.why_illegal`).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from agents.base import Agent
+from agents.explain import suggest, why_illegal
+from agents.records import GameRecord, final_scores, make_record
+from kanaszta_env import GameBatch, Rules
+from kanaszta_env.actions import ACTION_NAMES, action_from_name
+
+from .progress import Progress
+from .table import legal_json, table_json
+
+#: most actions in one request (a turn with every card melded one by one stays well below)
+MAX_ACTIONS = 64
+
+
+class ActionError(ValueError):
+    """A move that cannot be played; ``index`` is its place in the request."""
+
+    def __init__(self, message: str, index: int | None = None, action: object = None) -> None:
+        super().__init__(message)
+        self.index = index
+        self.action = action
+
+
+class PlaySession:
+    """One game: a person in ``seat``, ``agents`` in the other seats (``None`` at the person's)."""
+
+    kind = "play"
+
+    def __init__(self, rules: Rules, agents: Sequence[Agent | None], seat: int, seed: int, name: str = "you"):
+        self.rules = rules
+        self.agents = list(agents)
+        self.seat = seat
+        self.seed = seed
+        self.names = [name if a is None else f"{a.name} (seat {q})" for q, a in enumerate(self.agents)]
+        for agent in self.agents:
+            if agent is not None:
+                agent.reset(rules.num_players)
+        self.lock = threading.Lock()
+        games = GameBatch(rules, 1)
+        games.reset(seed=seed)
+        self.progress = Progress(games, self.names, viewer=seat)
+        self.hand_end: dict[str, Any] | None = None  # the scoring shown until "next hand"
+        self.advance()
+
+    @property
+    def games(self) -> GameBatch:
+        return self.progress.games
+
+    def your_turn(self) -> bool:
+        """Whether the game waits for the person's move."""
+        g = self.games
+        return not g.done[0] and self.hand_end is None and int(g.to_move[0]) == self.seat
+
+    def advance(self) -> None:
+        """Let the bots move until the person's turn, the end of a hand or of the game."""
+        games = self.games
+        while not games.done[0] and self.hand_end is None:
+            mover = int(games.to_move[0])
+            agent = self.agents[mover]
+            if agent is None:
+                return
+            obs = games.observe().copy()  # the mover's
+            mask = games.legal_mask()[0][None]
+            self.hand_end = self.progress.apply(int(agent.act(obs, mask, np.array([mover]))[0]))
+
+    def check(self, names: object) -> list[int]:
+        """The action ids of a request's ``names``, each tried in turn on a copy of
+        the game; :class:`ActionError` for the first one that cannot be played."""
+        if not isinstance(names, list) or not names:
+            raise ActionError("actions must be a non-empty list of action names")
+        if len(names) > MAX_ACTIONS:
+            raise ActionError(f"at most {MAX_ACTIONS} actions per request, got {len(names)}")
+        if not self.your_turn():
+            raise ActionError("it is not your turn" if self.hand_end is None else "the hand is over: go on")
+        trial = self.games.copy()
+        hand = int(trial.state.hand_number[0])
+        ids = []
+        for i, name in enumerate(names):
+            if not isinstance(name, str):
+                raise ActionError(f"action {i} is not a name: {name!r}", i, name)
+            if trial.done[0] or int(trial.state.hand_number[0]) != hand or int(trial.to_move[0]) != self.seat:
+                raise ActionError(f"{name} comes after your turn ended (action {i})", i, name)
+            try:
+                a = action_from_name(name)
+            except ValueError:
+                hint = suggest(name, [int(x) for x in np.flatnonzero(trial.legal_mask()[0])])
+                raise ActionError(f"unknown move {name!r}" + (f": {hint}" if hint else ""), i, name) from None
+            if not trial.legal_mask()[0, a]:
+                why = why_illegal(trial.state, self.rules, a)
+                raise ActionError(f"{ACTION_NAMES[a]} is not legal now: {why}", i, name)
+            trial.step(np.array([a]))
+            ids.append(a)
+        return ids
+
+    def play(self, names: object) -> list[str]:
+        """Play the actions ``names`` (all or none, see :meth:`check`), then the bots."""
+        ids = self.check(names)
+        for a in ids:
+            end = self.progress.apply(a)
+            if end is not None:
+                self.hand_end = end
+        self.advance()
+        return [ACTION_NAMES[a] for a in ids]
+
+    def next_hand(self) -> None:
+        """Close the scoring of the hand just ended and go on."""
+        if self.hand_end is None:
+            raise ActionError("no hand has just ended")
+        if self.games.done[0]:
+            raise ActionError("the game is over")
+        self.hand_end = None
+        self.advance()
+
+    def record(self) -> GameRecord:
+        """The game so far as a record (:mod:`agents.records`)."""
+        done = bool(self.games.done[0])
+        return make_record(self.rules, self.progress.history, seed=self.seed, players=self.names,
+                           scores=final_scores(self.games) if done else None)  # fmt: skip
+
+    def state(self) -> dict[str, Any]:
+        """What the person's browser shows: the table from his seat, his legal
+        moves when it is his turn, the narration and a hand's scoring."""
+        games = self.games
+        table = table_json(games, self.names, viewer=self.seat)
+        mine = self.your_turn()
+        return {
+            "kind": self.kind,
+            "seat": self.seat,
+            "rules": rules_json(self.rules),
+            "table": table,
+            "your_turn": mine,
+            "legal": legal_json(games.legal_mask()[0]) if mine else None,
+            "log": self.progress.log(),
+            "hand_end": self.hand_end,
+            "finished": bool(games.done[0]),
+            "actions_played": len(self.progress.history),
+        }
+
+
+def rules_json(rules: Rules) -> dict[str, Any]:
+    """The rules in force as the client shows them."""
+    return {
+        "game": rules.variant,
+        "title": rules.spec.title,
+        "players": rules.num_players,
+        "episode": rules.episode,
+        "target": rules.target_score,
+        "max_turns": rules.max_turns,
+        "opening_minimum": rules.opening_minimum,
+        "heart_aces": rules.heart_aces,
+    }

@@ -1,0 +1,470 @@
+// kanaszta serve: the page. Plain JavaScript, no libraries. Text from the server is
+// always set as text (never as HTML): names in a replayed record are untrusted.
+"use strict";
+
+const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+const WILDS = new Set(["2S", "2H", "2D", "2C", "JK"]);
+const BUTTON_LABELS = {
+  keep: "Keep", leave: "Leave", draw: "Draw", take_free: "Take the free card",
+  take_pile: "Take the pile", withdraw: "Withdraw (take back)", lay_heart_ace: "Lay heart ace alone",
+};
+
+const ui = { mode: null, session: null, state: null, selected: [], target: null, timer: null, options: null };
+
+function $(id) { return document.getElementById(id); }
+
+function el(tag, attrs = {}, children = []) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (key === "text") node.textContent = value;
+    else if (key === "class") node.className = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else if (key === "data") Object.assign(node.dataset, value);
+    else node.setAttribute(key, value);
+  }
+  for (const child of children) if (child) node.append(child);
+  return node;
+}
+
+function cardEl(name, extra = "") {
+  if (name === null) return el("div", { class: `card back ${extra}` });
+  if (name === "JK") {
+    return el("div", { class: `card joker ${extra}`, data: { card: name } },
+      [el("span", { class: "rank", text: extra.includes("small") ? "JK" : "JOKER" }), el("span", { class: "suit", text: "★" })]);
+  }
+  const suit = name.slice(-1);
+  const red = suit === "H" || suit === "D" ? " red" : "";
+  return el("div", { class: `card${red} ${extra}`, data: { card: name }, title: name },
+    [el("span", { class: "rank", text: name.slice(0, -1) }), el("span", { class: "suit", text: SUITS[suit] })]);
+}
+
+// --- talking to the server ------------------------------------------------------------
+async function api(method, path, body) {
+  document.body.dataset.busy = "1";
+  try {
+    const init = { method, headers: {} };
+    if (body !== undefined) {
+      init.headers["content-type"] = "application/json";
+      init.body = JSON.stringify(body);
+    }
+    const response = await fetch(path, init);
+    const doc = await response.json();
+    if (!response.ok) throw new Error(doc.error || `error ${response.status}`);
+    return doc;
+  } finally {
+    document.body.dataset.busy = "0";
+  }
+}
+
+function showError(message) {
+  const box = $("error");
+  box.textContent = message || "";
+  box.hidden = !message;
+}
+
+async function run(task) {
+  try {
+    showError("");
+    await task();
+  } catch (error) {
+    showError(error.message);
+    document.body.dataset.version = String(Number(document.body.dataset.version) + 1);
+  }
+}
+
+// --- the forms ------------------------------------------------------------------------
+function fillSelect(select, values, labels) {
+  select.replaceChildren(...values.map((v, i) => el("option", { value: String(v), text: labels ? labels[i] : String(v) })));
+}
+
+function agentSelects(container, count, prefix, seatOf) {
+  const agents = ui.options.agents;
+  const selects = [];
+  for (let i = 0; i < count; i++) {
+    const select = el("select", { id: `${prefix}-${i}`, class: "agent" });
+    fillSelect(select, agents);
+    select.value = prefix === "watch-agent" ? (i === 0 ? "heuristic" : "greedy") : "random";
+    selects.push(el("label", { text: `Seat ${seatOf(i)} ` }, [select]));
+  }
+  container.replaceChildren(...selects);
+}
+
+function refreshForms() {
+  for (const prefix of ["play", "watch"]) {
+    const game = ui.options.games.find((g) => g.id === $(`${prefix}-game`).value) || ui.options.games[0];
+    const players = $(`${prefix}-players`);
+    const chosen = Number(players.value) || game.players[0];
+    fillSelect(players, game.players);
+    players.value = String(game.players.includes(chosen) ? chosen : game.players[0]);
+  }
+  const n = Number($("play-players").value);
+  const seat = $("play-seat");
+  const mySeat = Math.min(Number(seat.value) || 0, n - 1);
+  fillSelect(seat, [...Array(n).keys()]);
+  seat.value = String(mySeat);
+  const others = [...Array(n).keys()].filter((q) => q !== mySeat);
+  agentSelects($("play-opponents"), n - 1, "play-opponent", (i) => others[i]);
+  const w = Number($("watch-players").value);
+  agentSelects($("watch-agents"), w, "watch-agent", (i) => i);
+}
+
+async function loadOptions() {
+  ui.options = await api("GET", "/api/options");
+  for (const prefix of ["play", "watch"]) {
+    fillSelect($(`${prefix}-game`), ui.options.games.map((g) => g.id), ui.options.games.map((g) => g.title));
+    fillSelect($(`${prefix}-target`), ui.options.targets);
+    $(`${prefix}-target`).value = "10000";
+  }
+  fillSelect($("replay-file"), ui.options.records);
+  refreshForms();
+}
+
+function gameRequest(prefix) {
+  const doc = {
+    game: $(`${prefix}-game`).value,
+    players: Number($(`${prefix}-players`).value),
+    episode: $(`${prefix}-episode`).value,
+    target: Number($(`${prefix}-target`).value),
+    max_turns: Number($(`${prefix}-max-turns`).value),
+  };
+  const seed = $(`${prefix}-seed`).value;
+  if (seed !== "") doc.seed = Number(seed);
+  return doc;
+}
+
+function switchTab(tab) {
+  stopAuto();
+  for (const button of document.querySelectorAll(".tab")) button.classList.toggle("active", button.dataset.tab === tab);
+  for (const pane of document.querySelectorAll(".setup")) pane.hidden = pane.dataset.pane !== tab;
+  $("board").hidden = true;
+  $("hand-end").hidden = true;
+  showError("");
+}
+
+// --- starting sessions ----------------------------------------------------------------
+async function startPlay() {
+  const doc = gameRequest("play");
+  doc.seat = Number($("play-seat").value);
+  doc.opening_minimum = Number($("play-minimum").value);
+  doc.opponents = [...document.querySelectorAll("#play-opponents select")].map((s) => s.value);
+  const answer = await api("POST", "/api/play", doc);
+  begin("play", answer);
+}
+
+async function startWatch() {
+  const doc = gameRequest("watch");
+  doc.mode = "watch";
+  doc.agents = [...document.querySelectorAll("#watch-agents select")].map((s) => s.value);
+  begin("view", await api("POST", "/api/view", doc));
+}
+
+async function openReplay(body) {
+  begin("view", await api("POST", "/api/view", body));
+}
+
+function begin(mode, answer) {
+  stopAuto();
+  ui.mode = mode;
+  ui.session = answer.session;
+  ui.selected = [];
+  ui.target = null;
+  $("board").hidden = false;
+  for (const pane of document.querySelectorAll(".setup")) pane.hidden = true;
+  $("view-controls").hidden = mode !== "view";
+  $("download-record").hidden = mode !== "play";
+  if (mode === "view") {
+    const n = answer.state.rules.players;
+    fillSelect($("v-seat"), ["all", ...Array(n).keys()], ["all hands open", ...[...Array(n).keys()].map((q) => `seat ${q}`)]);
+  }
+  render(answer.state);
+}
+
+// --- drawing the table ------------------------------------------------------------------
+function meldEl(group, opts = {}) {
+  const box = el("div", { class: `meld${group.canasta ? " canasta" : ""}`, data: { group: group.group }, title: group.canasta || "" });
+  box.append(el("span", { class: "name", text: group.group + (group.canasta ? ` · ${group.canasta}` : "") }));
+  box.append(el("div", { class: "cards" }, group.cards.map((c) => cardEl(c, "small"))));
+  if (opts.lift) {
+    for (const name of opts.lift) box.append(el("button", { text: name.startsWith("lift_big") ? "lift joker" : "lift 2", data: { action: name }, onclick: (e) => { e.stopPropagation(); sendActions([name]); } }));
+  }
+  if (opts.place) box.append(el("button", { text: "place here", data: { action: opts.place }, onclick: (e) => { e.stopPropagation(); sendActions([opts.place]); } }));
+  if (opts.clickable) {
+    box.classList.add("clickable");
+    if (ui.target === group.group) box.classList.add("target");
+    box.addEventListener("click", () => { ui.target = ui.target === group.group ? null : group.group; render(ui.state); });
+  }
+  return box;
+}
+
+function seatEl(player, table, mine) {
+  const toMove = table.to_move === player.seat;
+  const head = el("h3", {}, [
+    el("span", { text: player.name }),
+    el("span", { class: "score", text: `total ${player.total} · last hand ${player.last_hand}` }),
+    el("span", { class: "score", text: player.opened ? "opened" : "not opened" }),
+    toMove ? el("span", { class: "score", text: "▶ to move" }) : null,
+  ]);
+  const box = el("div", { class: `seat${toMove ? " to-move" : ""}`, data: { seat: String(player.seat) } }, [head]);
+  const legal = mine && ui.state.legal;
+  const handRow = el("div", { class: "row" }, [el("span", { class: "label", text: `hand (${player.hand_size})` })]);
+  if (player.hand !== null) {
+    const cards = el("div", { class: "cards hand" });
+    player.hand.forEach((card, i) => {
+      let extra = "";
+      if (legal) {
+        const can = legal.meld[card] || legal.wild[card] || legal.discard[card];
+        if (can) extra += " playable";
+        if (legal.discard[card]) extra += " can-discard";
+        if (ui.selected.includes(i)) extra += " selected";
+      }
+      const node = cardEl(card, extra);
+      node.dataset.index = String(i);
+      if (legal) node.addEventListener("click", () => toggleCard(i));
+      cards.append(node);
+    });
+    handRow.append(cards);
+  } else {
+    handRow.append(el("div", { class: "cards hand" }, Array.from({ length: Math.min(player.hand_size, 24) }, () => cardEl(null, "small"))));
+    if (player.known.length) handRow.append(el("span", { class: "count", text: `known: ${player.known.join(" ")}` }));
+  }
+  box.append(handRow);
+  const melds = el("div", { class: "row" }, [el("span", { class: "label", text: "melds" })]);
+  for (const group of player.groups) {
+    const opts = legal ? { lift: legal.lift[group.group], place: legal.place[group.group], clickable: true } : {};
+    melds.append(meldEl(group, opts));
+  }
+  if (legal) {
+    for (const [g, name] of Object.entries(legal.place)) {
+      if (!player.groups.some((x) => x.group === g)) melds.append(el("button", { text: `place on ${g}`, data: { action: name }, onclick: () => sendActions([name]) }));
+    }
+  }
+  if (!player.groups.length) melds.append(el("span", { class: "count", text: "–" }));
+  box.append(melds);
+  const extras = el("div", { class: "row" }, [el("span", { class: "label", text: "collection" })]);
+  extras.append(el("div", { class: "cards" }, player.red_threes.map((c) => cardEl(c, "small"))));
+  extras.append(el("span", { class: "count", text: `twins ${player.twins}` + (ui.state.rules.heart_aces ? ` · heart aces ${player.heart_aces}` : "") + ` · free pickup ${player.free_pickup}` }));
+  box.append(extras);
+  return box;
+}
+
+function renderCenter(table) {
+  $("stock").replaceChildren(cardEl(null), el("span", { class: "count", text: `${table.stock.size} cards` + (table.stock.known_bottom.length ? ` · bottom: ${table.stock.known_bottom.join(" ")}` : "") }));
+  const pile = table.pile.top ? [cardEl(table.pile.top)] : [el("div", { class: "card back empty" })];
+  pile.push(el("span", { class: "count", text: `${table.pile.size} cards` }));
+  if (table.pile.frozen) pile.push(el("span", { class: "frozen", text: "frozen" }));
+  $("pile").replaceChildren(...pile);
+  const cut = table.cut ? [el("span", { class: "label", text: "cut cards:" }), ...table.cut.map((c) => el("div", { class: "pile-box" }, [cardEl(c.card, "small"), el("span", { text: c.decision || "?" })]))] : [];
+  $("cut").replaceChildren(...cut);
+  const notes = [table.status, table.lifted ? `lifted ${table.lifted}: place it on a group` : ""].filter(Boolean);
+  $("status").textContent = notes.join(" · ");
+}
+
+function renderInfo(state) {
+  const t = state.table;
+  const r = state.rules;
+  $("rules-line").textContent = `${r.title} ${r.game} · ${r.players} players · ${r.episode === "game" ? `game to ${r.target}` : "one hand"} · opening ${r.opening_minimum} · turn limit ${r.max_turns}`;
+  const who = t.to_move === null ? "" : t.players[t.to_move].name;
+  const parts = [`hand ${t.hand_number}`, `turn ${t.turn}`, `phase ${t.phase}`];
+  const info = [el("span", { text: parts.join(" · ") + " · " })];
+  if (state.finished) info.push(el("span", { class: "turn", text: "the game is over" }));
+  else if (state.kind === "play" && state.your_turn) info.push(el("span", { class: "turn", text: "your move" }));
+  else if (who) info.push(el("span", { text: `${who} to move` }));
+  $("info").replaceChildren(...info);
+  $("log-lines").replaceChildren(...state.log.map((line) => el("li", { text: line })));
+  $("log").scrollTop = $("log").scrollHeight;
+}
+
+function render(state) {
+  ui.state = state;
+  const table = state.table;
+  renderInfo(state);
+  renderCenter(table);
+  const me = state.kind === "play" ? state.seat : table.viewer;
+  const bottom = me === null ? [] : [table.players[me]];
+  const top = table.players.filter((p) => p.seat !== me);
+  $("others").replaceChildren(...top.map((p) => seatEl(p, table, false)));
+  $("mine").replaceChildren(...bottom.map((p) => seatEl(p, table, state.kind === "play")));
+  renderMoves(state);
+  renderViewer(state);
+  renderHandEnd(state);
+  document.body.dataset.version = String(Number(document.body.dataset.version) + 1);
+}
+
+// --- the person's moves ------------------------------------------------------------------
+function selectedCards() {
+  const hand = ui.state.table.players[ui.state.seat].hand;
+  return ui.selected.map((i) => hand[i]);
+}
+
+function meldSequence() {
+  const cards = selectedCards();
+  const naturals = cards.filter((c) => !WILDS.has(c));
+  const wilds = cards.filter((c) => WILDS.has(c));
+  const ranks = new Set(naturals.map((c) => c.slice(0, -1)));
+  const group = ranks.size === 1 ? [...ranks][0] : ui.target || "wild";
+  return [...naturals.map((c) => `meld_${c}`), ...wilds.map((w) => `meld_${w}_to_${group}`)];
+}
+
+function renderMoves(state) {
+  const legal = state.kind === "play" ? state.legal : null;
+  $("moves").hidden = !legal;
+  $("waiting").hidden = state.kind !== "play" || Boolean(legal) || state.finished || Boolean(state.hand_end);
+  $("waiting").textContent = "waiting for the other players…";
+  if (!legal) return;
+  $("buttons").replaceChildren(...legal.buttons.map((name) => el("button", { type: "button", text: BUTTON_LABELS[name] || name, data: { action: name }, onclick: () => sendActions([name]) })));
+  const cards = selectedCards();
+  const canMeld = cards.length > 0 && (Object.keys(legal.meld).length > 0 || Object.keys(legal.wild).length > 0);
+  $("meld").disabled = !canMeld;
+  $("discard").disabled = !(cards.length === 1 && legal.discard[cards[0]]);
+  $("target-note").textContent = ui.target ? `wilds go to ${ui.target} (click the meld again to undo)` : (Object.keys(legal.wild).length ? "to meld only wilds onto a meld, click the meld first" : "");
+  $("all-moves-list").replaceChildren(...legal.names.map((name) => el("button", { type: "button", text: name, data: { action: name }, onclick: () => sendActions([name]) })));
+}
+
+function toggleCard(i) {
+  const at = ui.selected.indexOf(i);
+  if (at >= 0) ui.selected.splice(at, 1);
+  else ui.selected.push(i);
+  render(ui.state);
+}
+
+async function sendActions(actions) {
+  await run(async () => {
+    try {
+      const answer = await api("POST", `/api/play/${ui.session}/actions`, { actions });
+      ui.selected = [];
+      ui.target = null;
+      render(answer.state);
+    } catch (error) {
+      // nothing was played: show the table as it stands with the reason
+      const answer = await api("GET", `/api/play/${ui.session}`);
+      render(answer);
+      throw error;
+    }
+  });
+}
+
+// --- the scoring of a hand -------------------------------------------------------------------
+function renderHandEnd(state) {
+  const end = state.hand_end;
+  const box = $("hand-end");
+  if (!end || box.dataset.closed === `${ui.session}:${end.hand}:${state.cursor ?? ""}`) {
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  $("hand-end-title").textContent = `Hand ${end.hand}: ${end.reason}${end.went_out ? ` (${end.went_out})` : ""}` + (end.game_over ? " — the game is over" : "");
+  const rows = [el("tr", {}, ["player", "items", "sum", "tax", "recorded", "total"].map((h) => el("th", { text: h })))];
+  for (const p of end.players) {
+    const items = el("ul", { class: "items" }, p.items.map(([what, pts]) => el("li", { text: `${what}: ${pts > 0 ? "+" : ""}${pts}` })));
+    rows.push(el("tr", {}, [el("td", { text: p.name }), el("td", {}, [items]), el("td", { class: "num", text: String(p.raw) }),
+      el("td", { class: "num", text: p.tax ? `-${p.tax}` : "0" }), el("td", { class: "num", text: String(p.recorded) }), el("td", { class: "num", text: String(p.total) })]));
+  }
+  $("hand-end-table").replaceChildren(...rows);
+  $("hand-end-hands").replaceChildren(...end.players.map((p) => el("div", { class: "row" }, [el("span", { class: "label", text: `${p.name} kept` }), el("div", { class: "cards" }, p.hand.map((c) => cardEl(c, "small")))])));
+  const more = state.kind === "play" && !end.game_over;
+  $("next-hand").hidden = !more;
+  $("close-hand-end").hidden = more;
+}
+
+async function nextHand() {
+  await run(async () => render((await api("POST", `/api/play/${ui.session}/next`, {})).state));
+}
+
+function closeHandEnd() {
+  const end = ui.state.hand_end;
+  $("hand-end").dataset.closed = `${ui.session}:${end.hand}:${ui.state.cursor ?? ""}`;
+  $("hand-end").hidden = true;
+}
+
+// --- watching and replaying ------------------------------------------------------------------
+function renderViewer(state) {
+  if (state.kind === "play") return;
+  const total = state.open_ended ? `${state.length}+` : String(state.length);
+  $("v-counter").textContent = `action ${state.cursor} / ${total}`;
+  $("v-last").textContent = state.last_action ? `last: ${state.last_action}` : "";
+  $("v-back").disabled = $("v-back-turn").disabled = $("v-start").disabled = state.cursor === 0;
+  const atEnd = state.finished || (!state.open_ended && state.cursor >= state.length);
+  $("v-fwd").disabled = $("v-fwd-turn").disabled = $("v-end").disabled = atEnd;
+  if (atEnd) stopAuto();
+}
+
+function seatQuery() {
+  return `?seat=${$("v-seat").value}`;
+}
+
+async function step(body) {
+  await run(async () => render((await api("POST", `/api/view/${ui.session}/step${seatQuery()}`, body)).state));
+}
+
+function stopAuto() {
+  if (ui.timer) clearTimeout(ui.timer);
+  ui.timer = null;
+  $("v-play").textContent = "Play";
+}
+
+function autoStep() {
+  ui.timer = setTimeout(async () => {
+    await step({ count: 1, unit: $("v-unit").value });
+    if (ui.timer) autoStep();
+  }, Number($("v-speed").value));
+}
+
+function toggleAuto() {
+  if (ui.timer) stopAuto();
+  else {
+    $("v-play").textContent = "Pause";
+    autoStep();
+  }
+}
+
+async function uploadRecord(event) {
+  const file = event.target.files[0];
+  if (!file) return;
+  await run(async () => {
+    const text = await file.text();
+    const first = text.trim().startsWith("{") && !text.trim().includes("\n{") ? text : text.split("\n").find((l) => l.trim());
+    let record;
+    try { record = JSON.parse(first); } catch { throw new Error(`${file.name} is not a JSON game record`); }
+    await openReplay({ mode: "replay", record });
+  });
+  event.target.value = "";
+}
+
+async function downloadRecord() {
+  await run(async () => {
+    const record = await api("GET", `/api/play/${ui.session}/record`);
+    const url = URL.createObjectURL(new Blob([JSON.stringify(record, null, 1)], { type: "application/json" }));
+    const link = el("a", { href: url, download: "kanaszta-game.json" });
+    document.body.append(link);
+    link.click();
+    link.remove();
+    URL.revokeObjectURL(url);
+  });
+}
+
+// --- wiring --------------------------------------------------------------------------------
+function wire() {
+  for (const tab of document.querySelectorAll(".tab")) tab.addEventListener("click", () => switchTab(tab.dataset.tab));
+  for (const id of ["play-game", "play-players", "play-seat", "watch-game", "watch-players"]) $(id).addEventListener("change", refreshForms);
+  $("start-play").addEventListener("click", () => run(startPlay));
+  $("start-watch").addEventListener("click", () => run(startWatch));
+  $("open-replay-file").addEventListener("click", () => run(() => openReplay({ mode: "replay", file: $("replay-file").value, game: Number($("replay-game").value) })));
+  $("replay-upload").addEventListener("change", uploadRecord);
+  $("meld").addEventListener("click", () => sendActions(meldSequence()));
+  $("discard").addEventListener("click", () => sendActions([`discard_${selectedCards()[0]}`]));
+  $("clear-selection").addEventListener("click", () => { ui.selected = []; ui.target = null; render(ui.state); });
+  $("next-hand").addEventListener("click", nextHand);
+  $("close-hand-end").addEventListener("click", closeHandEnd);
+  $("download-record").addEventListener("click", downloadRecord);
+  $("v-start").addEventListener("click", () => step({ goto: 0 }));
+  $("v-end").addEventListener("click", () => step({ count: 1000, unit: "turn" }));
+  $("v-back").addEventListener("click", () => step({ count: -1, unit: "action" }));
+  $("v-fwd").addEventListener("click", () => step({ count: 1, unit: "action" }));
+  $("v-back-turn").addEventListener("click", () => step({ count: -1, unit: "turn" }));
+  $("v-fwd-turn").addEventListener("click", () => step({ count: 1, unit: "turn" }));
+  $("v-play").addEventListener("click", toggleAuto);
+  $("v-seat").addEventListener("change", () => run(async () => render(await api("GET", `/api/view/${ui.session}${seatQuery()}`))));
+  run(loadOptions);
+}
+
+document.addEventListener("DOMContentLoaded", wire);

@@ -1,0 +1,157 @@
+"""Watching agents play and replaying a game record, stepping forward and back.
+
+A :class:`ViewerSession` holds a game as its deal and a list of actions with a
+cursor: the position shown is the deal after the first ``cursor`` actions.
+Stepping back replays from the deal (a hand is a few hundred actions, replayed
+in milliseconds). A watched game has agents: stepping forward past the last
+action lets the agent to move choose the next one, so the client sets the
+speed by how often it steps. A replayed record has its actions only; each is
+checked as it is replayed (a record whose action is illegal is refused when
+opened, with the reason).
+
+The position can be shown from one seat (the other hands hidden) or with every
+hand open; the narration is always the spectator's (public information).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from agents.base import Agent
+from agents.records import GameRecord, make_record, rules_from_dict, start_game
+from kanaszta_env import GameBatch
+from kanaszta_env.actions import ACTION_NAMES, action_from_name
+from kanaszta_env.engine.compiled import State
+
+from .play import ActionError, rules_json
+from .progress import Progress
+from .table import table_json
+
+#: most actions a record may hold (a game to 10,000 is a few thousand)
+MAX_RECORD_ACTIONS = 50_000
+
+
+class ViewerSession:
+    """A game to watch (``agents`` given) or to replay (``record``'s actions)."""
+
+    def __init__(self, record: GameRecord, agents: Sequence[Agent] | None = None) -> None:
+        self.kind = "replay" if agents is None else "watch"
+        try:
+            self.rules = rules_from_dict(record.rules)
+            self.start = start_game(record)
+            if not isinstance(record.actions, list) or len(record.actions) > MAX_RECORD_ACTIONS:
+                raise ValueError(f"the actions must be a list of at most {MAX_RECORD_ACTIONS} names")
+            self.actions = [action_from_name(name) for name in record.actions]
+        except (TypeError, ValueError, KeyError) as error:
+            raise ActionError(f"not a valid game record: {error}") from None
+        if self.start.rules != self.rules:
+            raise ActionError("not a valid game record: its rules and its start position disagree")
+        players = self.rules.num_players
+        names = list(record.players) if len(record.players) == players else []
+        self.names = [str(n)[:60] for n in names] or [f"seat {q}" for q in range(players)]
+        self.record = record
+        self.agents = list(agents) if agents is not None else None
+        if self.agents is not None:
+            for agent in self.agents:
+                agent.reset(players)
+        self.lock = threading.Lock()
+        self.hand_ends: dict[int, dict[str, Any]] = {}
+        self.progress = self._fresh()
+        if self.agents is None:  # every action of a record is checked once, when it is opened
+            self.goto(len(self.actions))
+            self.progress = self._fresh()
+
+    @property
+    def cursor(self) -> int:
+        return len(self.progress.history)
+
+    def _fresh(self) -> Progress:
+        games = GameBatch(self.rules, 1)
+        games.state = State(*(a.copy() for a in self.start.state))  # the setter keeps the arrays it is given
+        return Progress(games, self.names, viewer=None)
+
+    def _forward(self) -> bool:
+        """One action forward (an agent's choice past the end of a watched game);
+        False at the end."""
+        games = self.progress.games
+        if games.done[0]:
+            return False
+        k = self.cursor
+        if k == len(self.actions):
+            if self.agents is None:
+                return False
+            mover = int(games.to_move[0])
+            obs = games.observe().copy()  # the mover's
+            choice = self.agents[mover].act(obs, games.legal_mask()[0][None], np.array([mover]))
+            self.actions.append(int(choice[0]))
+        a = self.actions[k]
+        if not games.legal_mask()[0, a]:
+            raise ActionError(f"action {k} of the record ({ACTION_NAMES[a]}) is illegal in its position")
+        end = self.progress.apply(a)
+        if end is not None:
+            self.hand_ends[k + 1] = end
+        return True
+
+    def goto(self, k: int) -> None:
+        """Show the position after ``k`` actions (the nearest one that exists)."""
+        if k < self.cursor:
+            self.progress = self._fresh()
+        while self.cursor < k and self._forward():
+            pass
+
+    def step(self, count: int, unit: str) -> None:
+        """``count`` actions or turns forward (negative: back)."""
+        if unit == "action":
+            self.goto(max(self.cursor + count, 0))
+            return
+        for _ in range(abs(count)):
+            if count > 0:
+                self._turn_forward()
+            else:
+                self.goto(self._turn_start(self.cursor - 1))
+
+    def _turn_forward(self) -> None:
+        """Play to the end of the turn being played (the mover changes or the hand ends)."""
+        games = self.progress.games
+        if games.done[0]:
+            return
+        mover, hand = int(games.to_move[0]), int(games.state.hand_number[0])
+        while self._forward():
+            if games.done[0] or int(games.to_move[0]) != mover or int(games.state.hand_number[0]) != hand:
+                return
+
+    def _turn_start(self, k: int) -> int:
+        """The first action of the turn that action ``k`` belongs to."""
+        movers = self.progress.movers
+        if k <= 0:
+            return 0
+        while k > 0 and movers[k - 1] == movers[k] and k not in self.hand_ends:
+            k -= 1
+        return k
+
+    def state(self, seat: int | None) -> dict[str, Any]:
+        """The position at the cursor, from ``seat`` (``None``: every hand open)."""
+        games = self.progress.games
+        last = self.progress.history[-1] if self.progress.history else None
+        return {
+            "kind": self.kind,
+            "rules": rules_json(self.rules),
+            "table": table_json(games, self.names, viewer=seat),
+            "cursor": self.cursor,
+            "length": len(self.actions),
+            "open_ended": self.agents is not None and not games.done[0],
+            "last_action": ACTION_NAMES[last] if last is not None else None,
+            "log": self.progress.log(),
+            "hand_end": self.hand_ends.get(self.cursor),
+            "finished": bool(games.done[0]),
+        }
+
+    def to_record(self) -> GameRecord:
+        """The game as watched so far (the record itself when replaying)."""
+        if self.agents is None:
+            return self.record
+        return make_record(self.rules, self.actions, seed=self.record.seed, players=self.names)
