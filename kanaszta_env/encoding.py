@@ -1,11 +1,9 @@
 """The observation: a declared list of named pieces and the batched encoder.
 
-Each player observes one fixed-length ``float32`` vector, relative to himself:
-wherever a piece has one entry per player, his own seat comes first, then the
-next seats in turn order. The vector covers what he knows and nothing else
-(his hand, everything on the table, the cards publicly known to be in other
-hands, the discard pile, the known bottom of the stock, the state of the turn)
-— see :mod:`kanaszta_env.core.observe` for what the kernel never reads.
+Each player observes one fixed-length ``float32`` vector, relative to himself
+(his seat first, then the next seats in turn order), covering what he knows and
+nothing else (his hand, the table, the cards publicly known to be in other
+hands, the discard pile, the known bottom of the stock, the state of the turn).
 
 :func:`observation_spec` is the single declaration of the layout: the pieces
 in order, each with a shape and a meaning. ``docs/observation.md`` is
@@ -24,6 +22,7 @@ import numpy as np
 from gymnasium import spaces
 
 from .cards import DECK_SIZE, GROUP_NAMES, NUM_GROUPS, NUM_TYPES, WILD_NAMES
+from .core.classic.observe import observation_size as classic_observation_size
 from .core.decode import LAYOUT_PIECES, decode_views
 from .core.observe import (
     GROUP_SIZE_SCALE,
@@ -256,10 +255,8 @@ def _cut_pieces() -> tuple[Piece, ...]:
 
 def observation_size(rules: Rules | None = None) -> int:
     """Length of the observation vector for ``rules``."""
-    if rules is not None and rules.classic:
-        from .core.classic.observe import observation_size as classic_size
-
-        return classic_size(rules.num_players, max(rules.sides()) + 1)
+    if rules is not None and rules.classic:  # classic canasta's own layout (core/classic/observe.py)
+        return classic_observation_size(rules.num_players, max(rules.sides()) + 1)
     return sum(p.size for p in observation_spec(rules))
 
 

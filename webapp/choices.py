@@ -35,9 +35,12 @@ class ChoiceError(ValueError):
 
 
 def games_offered() -> list[dict[str, Any]]:
-    """Every game the engine has: one entry per rules preset."""
+    """Every game the engine has: one entry per rules preset (classic canasta's presets join
+    when the bots and the table play them: issue 13)."""
     out = []
     for preset in PRESETS:
+        if Rules(variant=preset).classic:
+            continue
         spec = Rules(variant=preset).spec
         out.append({"id": preset, "title": f"{spec.title} ({preset})", "players": list(spec.player_counts)})
     return out
