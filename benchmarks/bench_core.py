@@ -27,10 +27,20 @@ import numpy as np
 from against import Figures, add_arguments, compiled, dispatch
 
 
+def _playout(variant: str):
+    """The random-play kernel of the game ``variant`` plays (classic canasta: its own kernels)."""
+    if variant in ("pl", "sk"):
+        from kanaszta_env import Rules
+        from kanaszta_env.engine.kernels import kernels_for
+
+        return kernels_for(Rules(variant=variant).spec).compiled.random_playout
+    return compiled("random_playout")
+
+
 def kernel_throughput(batch: int, sweeps: int, repeats: int, players: int, variant: str) -> dict:
     from kanaszta_env import GameBatch, Rules
 
-    random_playout = compiled("random_playout")
+    random_playout = _playout(variant)
 
     games = GameBatch(Rules(num_players=players, variant=variant), batch_size=batch)
     games.reset(seed=0)
@@ -58,7 +68,7 @@ def hand_lengths(players: int, variant: str, batch: int = 64, sweeps: int = 8000
     hands finish (timed windows above would favour short hands)."""
     from kanaszta_env import GameBatch, Rules
 
-    random_playout = compiled("random_playout")
+    random_playout = _playout(variant)
 
     games = GameBatch(Rules(num_players=players, variant=variant), batch_size=batch)
     games.reset(seed=7)
@@ -114,8 +124,10 @@ def compile_and_import_times() -> tuple[float, float]:
     return cold, warm
 
 
-#: (players, variant) of the kernel figures
+#: (players, variant) of the kernel figures (compared by --against)
 CONFIGS = ((2, "2003-02"), (3, "2003-02"), (4, "2003-01"))
+#: classic canasta's, printed beside them (issue 13)
+CLASSIC_CONFIGS = ((4, "pl"), (4, "sk"))
 
 
 def figures(args: argparse.Namespace) -> Figures:
@@ -148,7 +160,7 @@ def main() -> None:
     args = parser.parse_args()
     if dispatch(args, figures(args), __file__):
         return
-    for players, variant in CONFIGS:
+    for players, variant in CONFIGS + CLASSIC_CONFIGS:
         r = kernel_throughput(args.batch, args.sweeps, args.repeats, players, variant)
         lengths = hand_lengths(players, variant)
         print(

@@ -202,3 +202,35 @@ def test_random_play_conserves_cards_and_always_has_a_legal_action(variant, play
         result = games.step(np.array([rng.choice(np.flatnonzero(row)) for row in mask]))
         ended += int((result.terminated | result.truncated).sum())
     assert ended > 0
+
+
+@pytest.mark.parametrize("variant", ["pl", "sk"])
+def test_observation_shows_no_hidden_card_partners_included(variant):
+    """C2.9, C4.6: re-dealing the partner's and the opponents' hidden cards and reordering
+    the stock leaves seat 0's observation unchanged; its own hand changes it."""
+    games = GameBatch(Rules(variant=variant, num_players=4), batch_size=32)
+    games.reset(seed=5)
+    rng = np.random.default_rng(1)
+    for _ in range(60):  # into the hand: melds, pickups and known cards
+        mask = games.legal_mask()
+        games.step(np.array([rng.choice(np.flatnonzero(row)) for row in mask]))
+    s = games.state
+    before = games.observe(seats=0).copy()
+    for b in range(32):
+        hidden = []  # the cards of seats 1-3 not publicly known, and the stock
+        for q in (1, 2, 3):
+            for t in np.flatnonzero(s.hand[b, q] - s.known[b, q]):
+                hidden += [t] * int(s.hand[b, q, t] - s.known[b, q, t])
+        n = int(s.stock_len[b])
+        hidden += list(s.stock[b, :n])
+        rng.shuffle(hidden)
+        for q in (1, 2, 3):
+            size = int((s.hand[b, q] - s.known[b, q]).sum())
+            s.hand[b, q] = s.known[b, q]
+            for t in hidden[:size]:
+                s.hand[b, q, t] += 1
+            hidden = hidden[size:]
+        s.stock[b, :n] = hidden
+    assert np.array_equal(games.observe(seats=0), before)
+    s.hand[:, 0, :] = np.roll(s.hand[:, 0, :], 4, axis=1)  # a different own hand
+    assert not np.array_equal(games.observe(seats=0), before)

@@ -43,3 +43,9 @@ def conserved(s, b: int, scratch: np.ndarray) -> bool:
         if scratch[t] != TYPE_COPIES[t]:
             return False
     return True
+
+
+@njit(cache=True)
+def conserved_in(s, cfg, b: int, scratch: np.ndarray) -> bool:
+    """:func:`conserved` with the signature every rule set's census shares (``cfg`` unused here)."""
+    return conserved(s, b, scratch)

@@ -7,10 +7,8 @@ import numpy as np
 from numba import njit
 
 from .borrow import borrow
-from .game import apply_action, reset_game
-from .legal import NUM_ACTIONS, legal_row
 from .rng import below
-from .state import PHASE_OVER
+from .ruleset import NUM_ACTIONS, PHASE_OVER, apply_action, legal_row, reset_game  # this variant's rule set
 
 
 @njit(cache=True)

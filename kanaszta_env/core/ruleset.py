@@ -12,6 +12,7 @@ from .tables import VARIANT
 
 if VARIANT.meld_family == "classic":
     from ..actions_classic import NUM_ACTIONS
+    from .classic.census import conserved
     from .classic.game import apply_action, episode_truncated, reset_game
     from .classic.legal import legal_row
     from .classic.observe import encode_games
@@ -19,6 +20,7 @@ if VARIANT.meld_family == "classic":
     from .classic.state import new_classic_state as new_state
 else:
     from ..actions import NUM_ACTIONS
+    from .census import conserved_in as conserved
     from .game import apply_action, episode_truncated, reset_game
     from .legal import legal_row
     from .observe import encode_games
@@ -29,6 +31,7 @@ __all__ = [
     "PHASE_NAMES",
     "PHASE_OVER",
     "apply_action",
+    "conserved",
     "encode_games",
     "episode_truncated",
     "legal_row",

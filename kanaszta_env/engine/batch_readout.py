@@ -75,7 +75,8 @@ class BatchReadout:
         if ((players < 0) | (players >= self.rules.num_players)).any():
             raise ValueError(f"observer seats must lie in 0..{self.rules.num_players - 1}, got {seats!r}")
         out = np.empty((self.batch_size, self.obs_size), dtype=np.float32)
-        self._kernels.observe.encode_batch(self._state, self._cfg, np.ascontiguousarray(players), out)
+        rows = np.arange(self.batch_size, dtype=np.int64)
+        self._kernels.ruleset.encode_games(self._state, self._cfg, rows, np.ascontiguousarray(players), out)
         return out
 
     def views(
