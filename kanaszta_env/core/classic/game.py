@@ -17,7 +17,7 @@ from ...rules_classic import (
 from ..legal import hand_size
 from .deal import begin_turn, draw_one, reset_game
 from .legal import pickup_complete
-from .melds import has_canasta, size
+from .melds import first_unlocked, has_canasta, size, slot_of
 from .score import end_hand, episode_truncated
 from .state import (
     ASKED_NO,
@@ -50,14 +50,6 @@ __all__ = ["apply_action", "episode_truncated", "reset_game"]
 
 
 @njit(cache=True)
-def _first(hand, types) -> int:
-    for i in range(types.shape[0]):
-        if hand[types[i]] > 0:
-            return types[i]
-    return -1
-
-
-@njit(cache=True)
 def _checkpoint(s, b: int, p: int) -> None:
     s.cp_hand[b] = s.hand[b, p]
     s.cp_groups[b] = s.groups[b, s.side_of[b, p]]
@@ -70,19 +62,7 @@ def _lay(s, b: int, p: int, g: int, t: int) -> None:
     s.hand[b, p, t] -= 1
     if s.known[b, p, t] > s.hand[b, p, t]:
         s.known[b, p, t] = s.hand[b, p, t]
-    grp = s.groups[b, s.side_of[b, p]]
-    if g == BLACK_MELD:
-        grp[g, 0 if t == BLACK_TYPES[0] else 3] += 1
-    elif t == JOKER_TYPE:
-        grp[g, 8] += 1
-    elif KIND_OF[t] == 12:
-        for k in range(4):
-            if TWO_TYPES[k] == t:
-                grp[g, 4 + k] += 1
-    else:
-        for k in range(4):
-            if GROUP_TYPES[g, k] == t:
-                grp[g, k] += 1
+    s.groups[b, s.side_of[b, p], g, slot_of(g, t)] += 1
 
 
 @njit(cache=True)
@@ -238,17 +218,17 @@ def _discard_type(hand, kind: int) -> int:
 def _meld(s, cfg, b: int, p: int, a: int, rewards) -> None:
     hand = s.hand[b, p]
     if a == A.BLACK_THREE:
-        g, t = BLACK_MELD, _first(hand, BLACK_TYPES)
+        g, t = BLACK_MELD, first_unlocked(hand, s.pile_locked[b], BLACK_TYPES)
     elif a == A.TWO_TO_WILD or a == A.JOKER_TO_WILD:
         g = WILD_MELD
-        t = JOKER_TYPE if a == A.JOKER_TO_WILD else _first_unlocked(hand, s.pile_locked[b], TWO_TYPES)
+        t = JOKER_TYPE if a == A.JOKER_TO_WILD else first_unlocked(hand, s.pile_locked[b], TWO_TYPES)
     elif a >= A.JOKER0:
         g, t = a - A.JOKER0, JOKER_TYPE
     elif a >= A.TWO0:
-        g, t = a - A.TWO0, _first_unlocked(hand, s.pile_locked[b], TWO_TYPES)
+        g, t = a - A.TWO0, first_unlocked(hand, s.pile_locked[b], TWO_TYPES)
     else:
         g = a - A.MELD0
-        t = _first_unlocked(hand, s.pile_locked[b], GROUP_TYPES[g])
+        t = first_unlocked(hand, s.pile_locked[b], GROUP_TYPES[g])
     _lay(s, b, p, g, t)
     s.changed[b] = 1
     if s.phase[b] == PHASE_PICKUP:
@@ -258,14 +238,6 @@ def _meld(s, cfg, b: int, p: int, a: int, rewards) -> None:
         return
     if hand_size(hand) == 0:  # pl: going out by melding the last card (C12.1)
         _go_out(s, cfg, b, p, OUT_MELD, rewards)
-
-
-@njit(cache=True)
-def _first_unlocked(hand, locked, types) -> int:
-    for i in range(types.shape[0]):
-        if hand[types[i]] > locked[types[i]]:
-            return types[i]
-    return -1
 
 
 __all__ += ["ASKED_NO", "ASKED_WAITING", "CC_PILE_FREEZE", "PHASE_OVER"]

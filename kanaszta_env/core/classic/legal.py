@@ -26,6 +26,7 @@ from ..legal import hand_size, opening_minimum
 from .melds import (
     all_valid,
     canasta_kind,
+    first_unlocked,
     hand_naturals,
     hand_twos,
     has_canasta,
@@ -33,6 +34,7 @@ from .melds import (
     opening_reachable,
     opening_value,
     size,
+    slot_of,
     wild_fits,
     wilds,
 )
@@ -192,31 +194,10 @@ def _meld_ok(s, cfg, b: int, p: int, phase: int, g: int, t: int, work, hand) -> 
     work[:, :] = grp
     hand[:] = s.hand[b, p]
     hand[t] -= 1
-    slot = 0
-    if KIND_OF[t] < 11:
-        for k in range(4):
-            if GROUP_TYPES[g, k] == t:
-                slot = k
-    elif t == JOKER_TYPE:
-        slot = 8
-    elif KIND_OF[t] == 12:
-        for k in range(4):
-            if TWO_TYPES[k] == t:
-                slot = 4 + k
-    else:
-        slot = 0 if t == BLACK_TYPES[0] else 3
-    work[g, slot] += 1
+    work[g, slot_of(g, t)] += 1
     if phase == PHASE_PICKUP:
         return _pickup_ok_after(s, cfg, b, p, work, hand, g, t)
     return can_finish(s, cfg, b, p, work, hand_size(hand))
-
-
-@njit(cache=True)
-def _first(hand, types) -> int:
-    for i in range(types.shape[0]):
-        if hand[types[i]] > 0:
-            return types[i]
-    return -1
 
 
 @njit(cache=True)
@@ -228,21 +209,13 @@ def _meld_row(s, cfg, b: int, p: int, phase: int, row, work, hand) -> int:
     own = s.hand[b, p]
     locked = s.pile_locked[b]
     for g in range(NUM_NATURAL):
-        t = -1
-        for k in range(4):
-            if own[GROUP_TYPES[g, k]] > locked[GROUP_TYPES[g, k]]:
-                t = GROUP_TYPES[g, k]
-                break
+        t = first_unlocked(own, locked, GROUP_TYPES[g])
         if t >= 0 and _meld_ok(s, cfg, b, p, phase, g, t, work, hand):
             row[A.MELD0 + g] = True
             count += 1
         if not wild_fits(grp, g):
             continue
-        t2 = -1
-        for k in range(4):
-            if own[TWO_TYPES[k]] > locked[TWO_TYPES[k]]:
-                t2 = TWO_TYPES[k]
-                break
+        t2 = first_unlocked(own, locked, TWO_TYPES)
         if t2 >= 0 and _meld_ok(s, cfg, b, p, phase, g, t2, work, hand):
             row[A.TWO0 + g] = True
             count += 1
@@ -254,11 +227,7 @@ def _meld_row(s, cfg, b: int, p: int, phase: int, row, work, hand) -> int:
         and wild_fits(grp, WILD_MELD)
         and (phase == PHASE_MELD or s.opened[b, side] == 0)
     ):
-        t2 = -1
-        for k in range(4):
-            if own[TWO_TYPES[k]] > locked[TWO_TYPES[k]]:
-                t2 = TWO_TYPES[k]
-                break
+        t2 = first_unlocked(own, locked, TWO_TYPES)
         if t2 >= 0 and _meld_ok(s, cfg, b, p, phase, WILD_MELD, t2, work, hand):
             row[A.TWO_TO_WILD] = True
             count += 1

@@ -8,6 +8,7 @@ from numba import njit
 
 from .tables import (
     BLACK_MELD,
+    BLACK_TYPES,
     CANASTA,
     CANASTA_BONUS,
     GROUP_TYPES,
@@ -201,11 +202,28 @@ def opening_reachable(
 
 
 @njit(cache=True)
-def first_of(hand, types) -> int:
-    """The first card type of ``types`` the hand holds (S H D C order), or -1."""
+def first_unlocked(hand, locked, types) -> int:
+    """The first card type of ``types`` (S H D C order) of which the hand holds a copy that
+    did not come from this turn's pile (``locked``, sk C7.6), or -1."""
     for i in range(types.shape[0]):
-        if hand[types[i]] > 0:
+        if hand[types[i]] > locked[types[i]]:
             return types[i]
+    return -1
+
+
+@njit(cache=True)
+def slot_of(g: int, t: int) -> int:
+    """The slot of meld ``g`` that holds a card of type ``t``."""
+    if g == BLACK_MELD:
+        return 0 if t == BLACK_TYPES[0] else 3
+    if t == JOKER_TYPE:
+        return JOKER_SLOT
+    for k in range(4):
+        if TWO_TYPES[k] == t:
+            return TWO_SLOT0 + k
+    for k in range(4):
+        if GROUP_TYPES[g, k] == t:
+            return k
     return -1
 
 
@@ -219,6 +237,3 @@ def hand_naturals(hand, g: int) -> int:
 @njit(cache=True)
 def hand_twos(hand) -> int:
     return hand[TWO_TYPES[0]] + hand[TWO_TYPES[1]] + hand[TWO_TYPES[2]] + hand[TWO_TYPES[3]]
-
-
-__all__ = ["TWO_SLOT0"]
