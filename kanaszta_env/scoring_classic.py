@@ -26,7 +26,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .cards import GROUP_SLOTS, NUM_TYPES, TYPE_GROUP, TYPE_WILD_SLOT, parse_cards
+from .cards import GROUP_SLOTS, IS_RED_THREE, NUM_TYPES, TYPE_GROUP, TYPE_WILD_SLOT, parse_cards
 from .rules import Rules
 from .variants import CLASSIC
 
@@ -108,7 +108,7 @@ def side_score(
     counts = np.zeros((len(hands), NUM_TYPES), dtype=np.int8)
     for i, hand in enumerate(hands):
         for t in parse_cards(hand):
-            if t in (9, 10):  # 3H, 3D
+            if IS_RED_THREE[t]:
                 raise ValueError("a red three is never held: it is laid out at once (C9.1)")
             counts[i, t] += 1
     if went_out and not any(grp[g].sum() >= 7 for g in range(12)):

@@ -11,7 +11,7 @@ from ...rules import CFG_PLAYERS, CFG_RANDOM_STARTER
 from ...rules_classic import CC_DEAL, CC_DECKS, CC_FIVE, CC_SIDE_OF
 from ..rng import below, next_u64, shuffle
 from .state import ASKED_NOT, END_NONE, PHASE_DRAW
-from .tables import BAD_UPCARD, IS_RED, JOKER_TYPE, KIND_OF, MAX_DECK
+from .tables import BAD_UPCARD, IS_RED, JOKER_TYPE, KIND_OF
 
 
 @njit(cache=True)
@@ -177,6 +177,3 @@ def begin_turn(s, b: int, q: int) -> None:
     s.pile_locked[b] = 0
     s.asked[b] = ASKED_NOT
     s.start_groups[b] = s.groups[b, s.side_of[b, q]]
-
-
-__all__ = ["MAX_DECK"]

@@ -9,7 +9,6 @@ from ... import actions_classic as A
 from ...rules import CFG_MAX_TURNS, CFG_PLAYERS
 from ...rules_classic import (
     CC_FREE_UPCARD,
-    CC_PILE_FREEZE,
     CC_PILE_SAME_TURN,
     CC_RED_REPLACED,
     CC_TABLE_OPENING,
@@ -31,7 +30,6 @@ from .state import (
     PHASE_ANSWER,
     PHASE_DISCARD,
     PHASE_MELD,
-    PHASE_OVER,
     PHASE_PICKUP,
 )
 from .tables import (
@@ -238,6 +236,3 @@ def _meld(s, cfg, b: int, p: int, a: int, rewards) -> None:
         return
     if hand_size(hand) == 0:  # pl: going out by melding the last card (C12.1)
         _go_out(s, cfg, b, p, OUT_MELD, rewards)
-
-
-__all__ += ["ASKED_NO", "ASKED_WAITING", "CC_PILE_FREEZE", "PHASE_OVER"]

@@ -25,7 +25,6 @@ from ...rules_classic import (
 from ..legal import hand_size, opening_minimum
 from .melds import (
     all_valid,
-    canasta_kind,
     first_unlocked,
     hand_naturals,
     hand_twos,
@@ -57,7 +56,6 @@ from .tables import (
     JOKER_TYPE,
     KIND_OF,
     NUM_NATURAL,
-    SLOT_VALUE,
     TWO_TYPES,
     WILD_MELD,
 )
@@ -189,6 +187,8 @@ def _pickup_ok_after(s, cfg, b: int, p: int, work, hand, g_add: int, t: int) -> 
 @njit(cache=True)
 def _meld_ok(s, cfg, b: int, p: int, phase: int, g: int, t: int, work, hand) -> bool:
     """Whether laying a card of type ``t`` on meld ``g`` is legal (applied to copies)."""
+    if phase == PHASE_MELD and hand_size(s.hand[b, p]) >= 3:
+        return True  # two or more cards stay: can_finish holds without looking at the melds
     side = s.side_of[b, p]
     grp = s.groups[b, side]
     work[:, :] = grp
@@ -327,4 +327,4 @@ def legal_row(s, cfg, b: int, row) -> int:
     return count
 
 
-__all__ = ["SLOT_VALUE", "canasta_kind", "legal_row"]
+__all__ = ["legal_row"]

@@ -9,7 +9,6 @@ first, then the others in side order after it.
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from ...rules import CFG_MAX_TURNS, CFG_PLAYERS
@@ -111,4 +110,4 @@ def encode_games(s, cfg, rows, seats, obs) -> None:
         encode_one(s, cfg, rows[i], seats[i], obs[i])
 
 
-__all__ = ["encode_games", "np"]
+__all__ = ["encode_games", "encode_one", "observation_size"]
