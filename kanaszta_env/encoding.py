@@ -22,7 +22,6 @@ import numpy as np
 from gymnasium import spaces
 
 from .cards import DECK_SIZE, GROUP_NAMES, NUM_GROUPS, NUM_TYPES, WILD_NAMES
-from .core.classic.observe import observation_size as classic_observation_size
 from .core.decode import LAYOUT_PIECES, decode_views
 from .core.observe import (
     GROUP_SIZE_SCALE,
@@ -43,6 +42,7 @@ from .core.observe import (
 )
 from .core.state import FREE_NAMES, PHASE_NAMES, State
 from .core.view import View, new_views
+from .encoding_classic import classic_pieces
 from .rules import Rules
 
 __all__ = [
@@ -87,10 +87,12 @@ _CANASTAS = "black wild, black, red, red wild, gold (R11)"
 
 
 def observation_spec(rules: Rules | None = None) -> tuple[Piece, ...]:
-    """The pieces of the observation vector, in order, for ``rules``
-    (only the number of players changes the layout)."""
+    """The pieces of the observation vector, in order, for ``rules`` (the game
+    family, the number of players and, in classic canasta, of sides change it)."""
     rules = rules or Rules()
     P = rules.num_players
+    if rules.classic:  # classic canasta's own layout (encoding_classic.py)
+        return classic_pieces(P, max(rules.sides()) + 1, Piece)
     assert len(PHASE_NAMES) == NUM_PHASES and len(FREE_NAMES) == NUM_FREE_STATES
     return _flow_pieces(P) + _own_hand_pile_and_stock(P) + _table_pieces(P) + _turn_pieces() + _cut_pieces()
 
@@ -255,8 +257,6 @@ def _cut_pieces() -> tuple[Piece, ...]:
 
 def observation_size(rules: Rules | None = None) -> int:
     """Length of the observation vector for ``rules``."""
-    if rules is not None and rules.classic:  # classic canasta's own layout (core/classic/observe.py)
-        return classic_observation_size(rules.num_players, max(rules.sides()) + 1)
     return sum(p.size for p in observation_spec(rules))
 
 

@@ -208,6 +208,9 @@ class Rules:
         if self.classic:
             keys = {k: getattr(self, k) for k in RC.CLASSIC_KEYS}
             RC.write_classic_config(cfg, self.variant, keys, self.num_players)
+        else:  # every player is a side of his own (read by the side-aware parts of the engine)
+            cfg[RC.CC_SIDES] = self.num_players
+            cfg[RC.CC_SIDE_OF : RC.CC_SIDE_OF + self.num_players] = range(self.num_players)
         cfg.flags.writeable = False
         return cfg
 

@@ -43,6 +43,7 @@ from .options import BatchOptions, Controller, game_seeds
 
 _OPTION_NAMES = (
     "seats", "first_seat", "auto_reset", "observe", "reward", "reward_scale", "illegal", "illegal_reward",
+    "seat_order",
 )  # fmt: skip
 
 
@@ -59,7 +60,7 @@ class StepResult(NamedTuple):
 
 
 class GameBatch(BatchReadout):
-    """``batch_size`` games of Díszített kanaszta stepped together.
+    """``batch_size`` games of one rule set (Díszített or classic canasta) stepped together.
 
     Args:
         rules: a :class:`~kanaszta_env.rules.Rules`; or pass its fields as keyword arguments.
@@ -75,10 +76,15 @@ class GameBatch(BatchReadout):
         observe: compute the observations of the awaited seats in every step
             (:meth:`observe` then returns them without extra work).
         reward: ``"score"`` (R16-R17 hand score minus the others' mean, at a
-            hand's end, times ``reward_scale``) or ``"win"`` (+1 / 0 / -1 by the
-            totals when the episode ends).
+            hand's end, times ``reward_scale``; classic: the side's score minus
+            the other sides' mean, the same for partners) or ``"win"`` (+1 / 0 /
+            -1 by the totals when the episode ends; partners win together).
         illegal: ``"raise"`` (default) or ``"penalty"``: an illegal external
             action ends its episode, the mover receiving ``illegal_reward``.
+        seat_order: how ``seats`` are read: ``"turn"`` (default) in turn order
+            from the anchor; ``"side"`` (partnership games) as the anchor's
+            controller, then one controller for all his partners, then the
+            other sides' seats in turn order (unused entries are ignored).
 
     Example::
 
@@ -101,6 +107,7 @@ class GameBatch(BatchReadout):
         reward_scale: float = 1.0,
         illegal: str = "raise",
         illegal_reward: float = -1.0,
+        seat_order: str = "turn",
         **rule_kwargs: Any,
     ) -> None:
         rules = resolve_rules(rules, rule_kwargs)
@@ -110,7 +117,7 @@ class GameBatch(BatchReadout):
         players = rules.num_players
         self.options = BatchOptions(
             None if seats is None else tuple(seats), first_seat, auto_reset, observe, reward, reward_scale,
-            illegal, illegal_reward,
+            illegal, illegal_reward, seat_order,
         )  # fmt: skip
         lineup = self.options.lineup(players)
         self.policies = self.options.policies

@@ -11,7 +11,6 @@ from typing import Any
 
 import numpy as np
 
-from ..actions import ACTION_NAMES
 from ..core.state import END_NAMES, State
 from ..core.view import View, new_views
 from ..rules import Rules
@@ -31,6 +30,7 @@ class BatchReadout:
     _cfg: np.ndarray
     _params: np.ndarray
     _kernels: Kernels
+    action_names: tuple[str, ...]
     _obs: np.ndarray
     _obs_fresh: bool
     _has_reset: bool
@@ -55,7 +55,8 @@ class BatchReadout:
         self.adopt()
 
     def legal_mask(self) -> np.ndarray:
-        """(B, 200) bool legal actions of the seat each game awaits; a row of a
+        """(B, A) bool legal actions of the seat each game awaits (``A`` =
+        :attr:`num_actions`: 200 in Díszített, 57 in classic); a row of a
         finished game is all False. The array is updated in place by the next
         step: copy it to keep it."""
         return self._seats.legal
@@ -86,6 +87,10 @@ class BatchReadout:
         with a leading row axis): the same information as :meth:`observe`, never
         more. Row ``i`` is seat ``seats[i]``'s view of game ``games[i]`` (default:
         every game, each seen by the seat to move); written into ``out`` if given."""
+        if self.rules.classic:
+            raise ValueError(
+                "structured views are Díszített kanaszta's; classic canasta is read from observations"
+            )
         rows = np.arange(self.batch_size) if games is None else np.asarray(games, dtype=np.int64).reshape(-1)
         if ((rows < 0) | (rows >= self.batch_size)).any():
             raise ValueError(f"game indices must lie in 0..{self.batch_size - 1}, got {games!r}")
@@ -162,7 +167,7 @@ class BatchReadout:
 
     def legal_names(self, game: int = 0) -> list[str]:
         """Names of the legal actions of one game."""
-        return [ACTION_NAMES[a] for a in np.flatnonzero(self._seats.legal[game])]
+        return [self.action_names[a] for a in np.flatnonzero(self._seats.legal[game])]
 
     def summary(self, game: int = 0) -> dict[str, Any]:
         """The scores of game ``game``: recorded hand scores and totals per seat,
@@ -175,4 +180,4 @@ class BatchReadout:
             "hands_played": int(s.hand_number[game]),
             "end_reason": END_NAMES[int(s.end_reason[game])],
             "went_out": out if out >= 0 else None,
-        }
+        } | ({"sides": list(self.rules.sides())} if self.rules.classic else {})

@@ -36,6 +36,7 @@ from ..core.ruleset import (
     reset_game,
 )
 from ..rules import CFG_PLAYERS
+from ..rules_classic import CC_SIDE_OF
 from .seats import EXTERNAL, NOBODY, RANDOM, Seats
 from .seats import new_seats as _new_seats
 
@@ -57,7 +58,8 @@ PRM_AUTO_RESET = 3
 PRM_PENALTY = 4  # 1: an illegal external action ends the episode with a penalty
 PRM_ILLEGAL_REWARD = 5
 PRM_OBSERVE = 6  # 1: steps write the observations of the seats that decide next
-PRM_SIZE = 7
+PRM_BY_SIDE = 7  # 1: the lineup is (anchor, its partners, the other seats in turn order)
+PRM_SIZE = 8
 ANCHOR_RANDOM = -1  # the anchor seat is drawn from the game's seed each episode
 
 #: resets of one game within one step after which the driver gives up: only
@@ -97,7 +99,8 @@ def _credit(phase, totals, cfg, prm, acc, core, b: int) -> bool:
     ``score``: the core's zero-sum hand reward (score minus the others' mean,
     paid when a hand ends) times the scale. ``win``: when the episode ends,
     +1 for the single highest total, 0 for a tie at the top, -1 otherwise (a
-    hand or game cut short is judged by the totals it reached).
+    hand or game cut short is judged by the totals it reached). Partners share
+    a total: a tie is between seats of different sides (C14).
     """
     players = cfg[CFG_PLAYERS]
     over = phase[b] == PHASE_OVER
@@ -108,15 +111,41 @@ def _credit(phase, totals, cfg, prm, acc, core, b: int) -> bool:
         best = totals[b, 0]
         for q in range(players):
             best = max(best, totals[b, q])
-        tied = 0
+        top_side = -1
+        tied = False
         for q in range(players):
-            tied += totals[b, q] == best
+            if totals[b, q] == best:
+                side = cfg[CC_SIDE_OF + q]
+                tied = tied or (top_side >= 0 and side != top_side)
+                top_side = side
         for q in range(players):
-            acc[b, q] += -1.0 if totals[b, q] < best else (1.0 if tied == 1 else 0.0)
+            acc[b, q] += -1.0 if totals[b, q] < best else (0.0 if tied else 1.0)
     return over
 
 
 # --- episodes -----------------------------------------------------------------------
+@njit(cache=True)
+def _seat_controllers(cfg, lineup, control, by_side: float, b: int, anchor: int) -> None:
+    """Seat game ``b``'s controllers around ``anchor``: the lineup in turn order,
+    or (``by_side``) the anchor's, then one for all his partners, then the other
+    seats' in turn order (partners need not sit at fixed distances: sk's 5 players)."""
+    players = cfg[CFG_PLAYERS]
+    if by_side == 0.0:
+        for i in range(players):
+            control[b, (anchor + i) % players] = lineup[b, i]
+        return
+    own = cfg[CC_SIDE_OF + anchor]
+    control[b, anchor] = lineup[b, 0]
+    j = 2
+    for i in range(1, players):
+        q = (anchor + i) % players
+        if cfg[CC_SIDE_OF + q] == own:
+            control[b, q] = lineup[b, 1]
+        else:
+            control[b, q] = lineup[b, j]
+            j += 1
+
+
 @njit(inline="always")
 def _start_episode(s, cfg, S, prm, b: int, seed: np.uint64) -> None:
     """Deal game ``b`` from ``seed``, choose the anchor seat and seat the controllers."""
@@ -129,8 +158,7 @@ def _start_episode(s, cfg, S, prm, b: int, seed: np.uint64) -> None:
     if anchor == ANCHOR_RANDOM:
         anchor = np.int64(below(S.rng, b, players))
     S.anchor[b] = anchor
-    for i in range(players):
-        S.control[b, (anchor + i) % players] = S.lineup[b, i]
+    _seat_controllers(cfg, S.lineup, S.control, prm[PRM_BY_SIDE], b, anchor)
     S.over[b] = False
     S.acc[b, :] = 0.0
 
@@ -299,14 +327,12 @@ def _start(s, cfg, S, prm, seeds: np.ndarray, which: np.ndarray) -> None:
 
 
 @njit(inline="always")
-def _adopt(s, cfg, S, anchors: np.ndarray) -> None:
+def _adopt(s, cfg, S, prm, anchors: np.ndarray) -> None:
     """Take the state as it stands (a loaded position): seat the controllers
     around ``anchors`` and mark finished games over."""
-    players = cfg[CFG_PLAYERS]
     for b in range(anchors.shape[0]):
         S.anchor[b] = anchors[b]
-        for i in range(players):
-            S.control[b, (anchors[b] + i) % players] = S.lineup[b, i]
+        _seat_controllers(cfg, S.lineup, S.control, prm[PRM_BY_SIDE], b, anchors[b])
         S.over[b] = s.phase[b] == PHASE_OVER
         S.acc[b, :] = 0.0
         S.ended[b] = 0
@@ -342,7 +368,7 @@ def drive(s, cfg, S, prm, op: int, actions, obs, idx, masks, arg: int, seeds, wh
         _start(s, cfg, S, prm, seeds, which)
         return -1
     if op == OP_ADOPT:
-        _adopt(s, cfg, S, idx)
+        _adopt(s, cfg, S, prm, idx)
         return -1
     if op == OP_GATHER:
         return _gather(s, cfg, S, arg, idx, obs, masks)

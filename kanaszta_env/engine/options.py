@@ -67,6 +67,7 @@ class BatchOptions:
     reward_scale: float = 1.0
     illegal: str = "raise"
     illegal_reward: float = -1.0
+    seat_order: str = "turn"
     policies: list[Policy] = field(default_factory=list, init=False, compare=False, repr=False)
 
     def lineup(self, players: int) -> np.ndarray:
@@ -101,6 +102,8 @@ class BatchOptions:
             raise ValueError(f"reward must be one of {sorted(D.REWARD_MODES)}, got {self.reward!r}")
         if self.illegal not in ("raise", "penalty"):
             raise ValueError(f"illegal must be 'raise' or 'penalty', got {self.illegal!r}")
+        if self.seat_order not in ("turn", "side"):
+            raise ValueError(f"seat_order must be 'turn' or 'side', got {self.seat_order!r}")
         anchor = seat_option(self.first_seat, players, "first_seat")
         prm = np.zeros(D.PRM_SIZE, dtype=np.float64)
         prm[D.PRM_REWARD_MODE] = D.REWARD_MODES[self.reward]
@@ -110,4 +113,5 @@ class BatchOptions:
         prm[D.PRM_PENALTY] = float(self.illegal == "penalty")
         prm[D.PRM_ILLEGAL_REWARD] = float(self.illegal_reward)
         prm[D.PRM_OBSERVE] = float(bool(self.observe))
+        prm[D.PRM_BY_SIDE] = float(self.seat_order == "side")
         return prm

@@ -1,13 +1,16 @@
-"""PettingZoo AEC environment of Díszített kanaszta (``kanaszta_v0``).
+"""PettingZoo AEC environment of the canasta family (``kanaszta_v0``).
 
 | | |
 |---|---|
-| agents | `player_0` … `player_{P-1}` (2–4, R2.1) |
-| actions | `Discrete(200)`, one atomic decision each (`docs/actions.md`) |
-| observations | `Dict(observation=Box(D,) float32, action_mask=Box(200,) int8)` (`docs/observation.md`) |
-| rewards | `"score"`: hand score minus the others' mean × `reward_scale` (zero-sum, R16-R17) |
-| | `"win"`: +1 / 0 / -1 by the totals when the episode ends (R18) |
+| variants | Díszített kanaszta (default, `"2003-02"`, `"2003-01"`); classic canasta `variant="pl"` / `"sk"` |
+| agents | `player_0` … `player_{P-1}` (Díszített 2–4, R2.1; pl 2–4, sk 2–6, C2) |
+| actions | `Discrete(A)`, one atomic decision each: A = 200 (Díszített), 57 (classic) (`docs/actions.md`) |
+| observations | `Dict(observation=Box(D,) float32, action_mask=Box(A,) int8)` (`docs/observation.md`) |
+| rewards | `"score"`: hand score minus the others' mean × `reward_scale` (zero-sum, R16-R17); |
+| | classic: the seat's side's score minus the other sides' mean (partners alike, C13) |
+| | `"win"`: +1 / 0 / -1 by the totals when the episode ends (R18; partners win together) |
 | episode | one hand (default) or a game (`episode="game"`, R19.1); truncation at the turn limit (R19.2) |
+| partner's answer | pl: after `ask`, `agent_selection` is the partner, who answers `yes` / `no` (C12.5) |
 | render modes | `"ansi"` (returns the table), `"human"` (prints it), `"rgb_array"` (an image of it) |
 
 ``env()`` is lean on purpose: it is ``raw_env`` itself, which already does
@@ -33,7 +36,6 @@ from gymnasium import spaces
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 
-from ..actions import NUM_ACTIONS
 from ..encoding import ObservationSpace, observation_bounds, observation_size
 from ..engine import ENDED_ILLEGAL, ENDED_TERMINATED, GameBatch, IllegalActionError, game_seeds
 from ..rules import Rules, resolve_rules
@@ -44,10 +46,11 @@ __all__ = ["env", "raw_env"]
 
 
 class raw_env(AECEnv, EzPickle):
-    """Díszített kanaszta as a PettingZoo AEC environment (see the module docstring).
+    """A canasta game as a PettingZoo AEC environment (see the module docstring).
 
     Args:
-        rules: a :class:`~kanaszta_env.rules.Rules`; or pass its fields as keyword arguments.
+        rules: a :class:`~kanaszta_env.rules.Rules`; or pass its fields as keyword
+            arguments (``variant="pl", num_players=4`` for classic canasta).
         render_mode: ``None``, ``"ansi"``, ``"human"`` or ``"rgb_array"``.
         reward: ``"score"`` (default) or ``"win"``.
         reward_scale: multiplier of the score reward (default 1/1000).
@@ -92,16 +95,6 @@ class raw_env(AECEnv, EzPickle):
         self.possible_agents = [f"player_{q}" for q in range(players)]
         self._seat = {agent: q for q, agent in enumerate(self.possible_agents)}
         self._obs_size = observation_size(rules)
-        self.observation_spaces = {
-            agent: spaces.Dict(
-                {
-                    "observation": ObservationSpace(rules),
-                    "action_mask": spaces.Box(0, 1, shape=(NUM_ACTIONS,), dtype=np.int8),
-                }
-            )
-            for agent in self.possible_agents
-        }
-        self.action_spaces = {agent: spaces.Discrete(NUM_ACTIONS) for agent in self.possible_agents}
         # every seat external: the env's step is one compiled call of the engine
         self._games = GameBatch(
             rules,
@@ -112,12 +105,23 @@ class raw_env(AECEnv, EzPickle):
             illegal=illegal,
             illegal_reward=illegal_reward,
         )
+        self._num_actions = num_actions = self._games.num_actions
+        self.observation_spaces = {
+            agent: spaces.Dict(
+                {
+                    "observation": ObservationSpace(rules),
+                    "action_mask": spaces.Box(0, 1, shape=(num_actions,), dtype=np.int8),
+                }
+            )
+            for agent in self.possible_agents
+        }
+        self.action_spaces = {agent: spaces.Discrete(num_actions) for agent in self.possible_agents}
         self._legal = self._games.legal_mask()[0]  # updated in place by every step
         self._act = np.zeros(1, dtype=np.int64)
         self._hands = 0
-        self._mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        self._mask = np.zeros(num_actions, dtype=np.int8)
         self._obs = np.zeros(self._obs_size, dtype=np.float32)
-        self._zero_mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        self._zero_mask = np.zeros(num_actions, dtype=np.int8)
         self._next_seed: int | None = None
         self._has_reset = False
         self._ended = True  # keeps step() on its checked path until reset()
@@ -207,15 +211,17 @@ class raw_env(AECEnv, EzPickle):
             return
         agent = self.agent_selection
         if isinstance(action, (bool, np.bool_)):
-            raise IllegalActionError(f"an action must be an integer in 0..{NUM_ACTIONS - 1}, got {action!r}")
+            raise IllegalActionError(
+                f"an action must be an integer in 0..{self._num_actions - 1}, got {action!r}"
+            )
         try:
             a = operator.index(action)
         except TypeError:
             raise IllegalActionError(
-                f"action must be an integer in 0..{NUM_ACTIONS - 1}, got {action!r}"
+                f"action must be an integer in 0..{self._num_actions - 1}, got {action!r}"
             ) from None
         self._cumulative_rewards[agent] = 0.0
-        if 0 <= a < NUM_ACTIONS and self._legal[a]:
+        if 0 <= a < self._num_actions and self._legal[a]:
             self._act[0] = a
             self._games.step_unchecked(self._act)
         else:

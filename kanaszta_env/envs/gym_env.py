@@ -31,24 +31,28 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import EzPickle
 
-from ..actions import NUM_ACTIONS
 from ..encoding import ObservationSpace
 from ..engine import ENDED_ILLEGAL, GameBatch, IllegalActionError, RandomPolicy, seat_option
 from ..rules import Rules, resolve_rules
-from .options import RENDER_MODES, check_render_mode, load_position, opponent_controllers
+from .options import PARTNER_COPY, RENDER_MODES, check_render_mode, learner_seating, load_position
 from .render import render_table, show
 
 __all__ = ["KanasztaGymEnv", "RandomPolicy"]
 
 
 class KanasztaGymEnv(gym.Env, EzPickle):
-    """One learner against opponents in Díszített kanaszta.
+    """One learner against opponents (Díszített or classic canasta).
 
     Args:
-        rules: a :class:`~kanaszta_env.rules.Rules`; or pass its fields as keyword arguments.
+        rules: a :class:`~kanaszta_env.rules.Rules`; or pass its fields as keyword
+            arguments (``variant="pl", num_players=4`` for classic canasta).
         opponents: a bot name (``"random"``, ``"greedy"``, ``"heuristic"``,
-            ``"search"``, a checkpoint path), a policy, or one of them per other
-            seat (in turn order after the learner). Bots are built with the env's rules.
+            ``"search"``, a checkpoint path), a policy, or one of them per
+            opponent seat (in turn order after the learner). Bots are built with the env's rules.
+        partner: who plays the learner's partners in classic canasta:
+            ``"copy"`` (default: the learner himself — his partners' decisions
+            are his steps too, each observed from the deciding seat) or an
+            opponent entry (a bot name, a snapshot checkpoint, a policy).
         learner_seat: ``"random"`` (drawn from the game's seed each episode) or a seat.
         reward: ``"score"`` (hand score minus the others' mean × ``reward_scale``) or ``"win"``.
         illegal: ``"raise"`` or ``"penalty"``.
@@ -62,6 +66,7 @@ class KanasztaGymEnv(gym.Env, EzPickle):
         rules: Rules | None = None,
         *,
         opponents: object = "random",
+        partner: object = PARTNER_COPY,
         learner_seat: int | str = "random",
         reward: str = "score",
         reward_scale: float = 1e-3,
@@ -74,6 +79,7 @@ class KanasztaGymEnv(gym.Env, EzPickle):
             self,
             rules,
             opponents=opponents,
+            partner=partner,
             learner_seat=learner_seat,
             reward=reward,
             reward_scale=reward_scale,
@@ -87,7 +93,7 @@ class KanasztaGymEnv(gym.Env, EzPickle):
         self.rules = rules
         self.render_mode = render_mode
         self._game_kwargs = {
-            "seats": ["external", *opponent_controllers(opponents, rules)],
+            **learner_seating(rules, opponents, partner),
             "observe": True,
             "reward": reward,
             "reward_scale": reward_scale,
@@ -97,7 +103,7 @@ class KanasztaGymEnv(gym.Env, EzPickle):
         self._first_seat = seat_option(learner_seat, rules.num_players, "learner_seat")
         self._games = GameBatch(rules, 1, first_seat=self._first_seat, **self._game_kwargs)
         self.observation_space = ObservationSpace(rules)
-        self.action_space = spaces.Discrete(NUM_ACTIONS)
+        self.action_space = spaces.Discrete(self._games.num_actions)
 
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
         super().reset(seed=seed)
@@ -152,7 +158,8 @@ class KanasztaGymEnv(gym.Env, EzPickle):
         )
 
     def action_masks(self) -> np.ndarray:
-        """(200,) int8 legal actions of the learner (all 0 once the episode ended)."""
+        """(A,) int8 legal actions of the seat the learner decides for (all 0
+        once the episode ended); ``A`` = ``action_space.n``."""
         return self._games.legal_mask()[0].astype(np.int8)
 
     @property
@@ -166,7 +173,10 @@ class KanasztaGymEnv(gym.Env, EzPickle):
         return int(self._games.anchor[0])
 
     def _info(self) -> dict:
-        return {"action_mask": self.action_masks(), "learner_seat": self.learner_seat}
+        info = {"action_mask": self.action_masks(), "learner_seat": self.learner_seat}
+        if self.rules.classic:  # with partner="copy" the learner also decides for his partners
+            info["deciding_seat"] = int(self._games.to_move[0])
+        return info
 
     def render(self) -> str | np.ndarray | None:
         names = [

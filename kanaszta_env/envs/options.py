@@ -19,25 +19,71 @@ def check_render_mode(render_mode: str | None) -> None:
         raise ValueError(f"render_mode must be one of {list(RENDER_MODES)} or None, got {render_mode!r}")
 
 
-def opponent_controllers(opponents: object, rules: Rules) -> list[object]:
-    """The controllers of the ``P - 1`` seats after the learner, in turn order.
+#: who plays the learner's partners by default: the learner himself (shared-policy self-play)
+PARTNER_COPY = "copy"
+
+
+def has_partners(rules: Rules) -> bool:
+    """Whether some side holds more than one seat (classic canasta's partnerships)."""
+    sides = rules.sides()
+    return len(set(sides)) < len(sides)
+
+
+def learner_seating(rules: Rules, opponents: object, partner: object) -> dict[str, object]:
+    """The ``GameBatch`` keywords (``seats``, ``seat_order``) of a single-learner env.
+
+    Without partnerships the seats after the learner are the opponents in turn
+    order. With them (classic canasta) the learner's partners are played by
+    ``partner`` — ``"copy"`` (default: the learner decides for them too, a
+    shared-policy team; its decisions are the learner's steps) or any opponent
+    entry (a bot name, a policy, a snapshot checkpoint) — and the other sides'
+    seats by ``opponents``.
+    """
+    if not has_partners(rules):
+        if partner != PARTNER_COPY:
+            raise ValueError(
+                f"{rules.variant!r} with {rules.num_players} players has no partners: drop partner="
+            )
+        return {"seats": ["external", *opponent_controllers(opponents, rules)], "seat_order": "turn"}
+    if partner == PARTNER_COPY:
+        mate: object = "external"
+    elif isinstance(partner, (list, tuple)):
+        raise ValueError(f"partner must be 'copy', a bot name or a policy, got {partner!r}")
+    else:
+        mate = opponent_controllers(partner, rules, count=1)[0]
+    players = rules.num_players
+    counts = {sum(1 for t in rules.sides() if t != side) for side in rules.sides()}
+    count = counts.pop() if len(counts) == 1 else None  # sk 5 players: 2 or 3 opponents by seat
+    if count is None and not (isinstance(opponents, str) or callable(opponents)):
+        raise ValueError(
+            f"{players} players of {rules.variant!r} face 2 or 3 opponents by seat: give one opponent for all"
+        )
+    foes = opponent_controllers(opponents, rules, count=count or players - 2)
+    seats = ["external", mate, *foes]
+    return {"seats": seats + [foes[-1]] * (players - len(seats)), "seat_order": "side"}
+
+
+def opponent_controllers(opponents: object, rules: Rules, count: int | None = None) -> list[object]:
+    """The controllers of ``count`` seats (default: the ``P - 1`` seats after the
+    learner, in turn order).
 
     ``opponents`` is a bot name (``"random"``, ``"greedy"``, ``"heuristic"``,
     ``"search:samples=8"``, a checkpoint path: anything
     :func:`agents.registry.make_agent` takes), a policy ``(obs, mask) ->
-    actions``, or a list of either with one entry per other seat. Bots named
+    actions``, or a list of either with one entry per seat. Bots named
     here are built with ``rules``; ``"random"`` and :class:`RandomPolicy` play
     inside the compiled step.
     """
     players = rules.num_players
+    count = players - 1 if count is None else count
     if isinstance(opponents, str) or callable(opponents):
-        entries: Sequence[object] = [opponents] * (players - 1)
+        entries: Sequence[object] = [opponents] * count
     elif isinstance(opponents, (list, tuple)):
         entries = opponents
     else:
         raise ValueError(f"opponents must be a bot name, a policy or a list of them, got {opponents!r}")
-    if len(entries) != players - 1:
-        raise ValueError(f"{players} players need {players - 1} opponents, got {len(entries)}")
+    if len(entries) != count:
+        raise ValueError(f"{players} players need {count} opponents, got {len(entries)}")
     built: dict[str, object] = {}
     out: list[object] = []
     for entry in entries:

@@ -30,11 +30,10 @@ from gymnasium import spaces
 from stable_baselines3.common.vec_env import VecEnv
 from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvStepReturn
 
-from ..actions import NUM_ACTIONS
 from ..encoding import ObservationSpace, View
 from ..engine import ENDED_ILLEGAL, ENDED_TERMINATED, ENDED_TRUNCATED, GameBatch, seat_option
 from ..rules import Rules, resolve_rules
-from .options import check_render_mode, opponent_controllers
+from .options import PARTNER_COPY, check_render_mode, learner_seating
 from .render import render_table, show
 
 __all__ = ["KanasztaVecEnv"]
@@ -47,8 +46,11 @@ class KanasztaVecEnv(VecEnv):
         num_envs: number of games.
         rules: a :class:`~kanaszta_env.rules.Rules`; or pass its fields as keyword arguments.
         opponents: a bot name (``"random"``, ``"greedy"``, ``"heuristic"``, …), a
-            policy ``(obs, mask) -> actions``, or one of them per other seat (in
+            policy ``(obs, mask) -> actions``, or one of them per opponent seat (in
             turn order after the learner). Bots are built with the env's rules.
+        partner: who plays the learner's partners in classic canasta: ``"copy"``
+            (default, the learner) or an opponent entry; see
+            :class:`~kanaszta_env.envs.gym_env.KanasztaGymEnv`.
         learner_seat: ``"random"`` (drawn from each game's seed) or a fixed seat.
         reward, reward_scale, illegal, illegal_reward: as in
             :class:`~kanaszta_env.envs.gym_env.KanasztaGymEnv`.
@@ -61,6 +63,7 @@ class KanasztaVecEnv(VecEnv):
         rules: Rules | None = None,
         *,
         opponents: object = "random",
+        partner: object = PARTNER_COPY,
         learner_seat: int | str = "random",
         reward: str = "score",
         reward_scale: float = 1e-3,
@@ -76,7 +79,7 @@ class KanasztaVecEnv(VecEnv):
         self._games = GameBatch(
             rules,
             num_envs,
-            seats=["external", *opponent_controllers(opponents, rules)],
+            **learner_seating(rules, opponents, partner),
             first_seat=seat_option(learner_seat, rules.num_players, "learner_seat"),
             auto_reset=True,
             observe=True,
@@ -85,7 +88,7 @@ class KanasztaVecEnv(VecEnv):
             illegal=illegal,
             illegal_reward=illegal_reward,
         )
-        super().__init__(num_envs, ObservationSpace(rules), spaces.Discrete(NUM_ACTIONS))
+        super().__init__(num_envs, ObservationSpace(rules), spaces.Discrete(self._games.num_actions))
         self._actions: np.ndarray | None = None
 
     # --- the VecEnv contract ------------------------------------------------------
@@ -124,7 +127,7 @@ class KanasztaVecEnv(VecEnv):
         return games.observe(), games.anchor_rewards.astype(np.float32), dones, infos
 
     def action_masks(self) -> np.ndarray:
-        """(N, 200) int8 legal actions of the learners' current observations."""
+        """(N, A) int8 legal actions of the learners' current observations."""
         return self._games.legal_mask().astype(np.int8)
 
     def views(self) -> View:
