@@ -34,7 +34,7 @@ import numpy as np
 
 from kanaszta_env import GameBatch, Rules
 from kanaszta_env.actions import ACTION_NAMES
-from kanaszta_env.encoding import View, encode, observation_size
+from kanaszta_env.encoding import View
 
 
 class Agent:
@@ -80,8 +80,11 @@ class PolicyAgent(Agent):
         return np.asarray(self.policy(obs, mask), dtype=np.int64)
 
 
-def check_actions(actions: np.ndarray, mask: np.ndarray, who: str) -> np.ndarray:
-    """``actions`` as int64, or ``ValueError`` naming the first illegal choice."""
+def check_actions(
+    actions: np.ndarray, mask: np.ndarray, who: str, names: Sequence[str] = ACTION_NAMES
+) -> np.ndarray:
+    """``actions`` as int64, or ``ValueError`` naming the first illegal choice
+    (``names``: the action names of the game, Díszített's by default)."""
     actions = np.asarray(actions, dtype=np.int64)
     if actions.shape != (mask.shape[0],):
         raise ValueError(f"{who} returned {actions.shape} actions for {mask.shape[0]} decisions")
@@ -91,7 +94,7 @@ def check_actions(actions: np.ndarray, mask: np.ndarray, who: str) -> np.ndarray
     if not ok.all():
         i = int(np.flatnonzero(~ok)[0])
         a = int(actions[i])
-        name = ACTION_NAMES[a] if 0 <= a < len(ACTION_NAMES) else str(a)
+        name = names[a] if 0 <= a < len(names) else str(a)
         raise ValueError(f"{who} chose the illegal action {name!r} (row {i})")
     return actions
 
@@ -140,7 +143,7 @@ def play_batch(
 
     ``seats[b, q]`` is the index in ``agents`` of the agent in seat ``q`` of game
     ``b``; game ``b`` is dealt from ``seeds[b]``. Each agent receives only the
-    observations of its own seats (:func:`kanaszta_env.encoding.encode`) and
+    observations of its own seats (:meth:`~kanaszta_env.engine.GameBatch.observe`) and
     their legal masks (and, if it :attr:`~Agent.wants_views`, their views);
     its ``slots`` are ``b * P + q``. With ``record`` the
     action ids of every game are kept (see :mod:`agents.records`).
@@ -159,7 +162,6 @@ def play_batch(
         if setup:
             agent.setup(rules)
         agent.reset(B * P)
-    obs = np.empty((B, observation_size(rules)), dtype=np.float32)
     views = None if not any(agent.wants_views for agent in agents) else games.views()  # a reused buffer
     actions = np.zeros(B, dtype=np.int64)
     decisions = np.zeros((B, P), dtype=np.int64)
@@ -171,7 +173,7 @@ def play_batch(
             break
         mask = games.legal_mask()
         movers = games.to_move.astype(np.int64)
-        encode(games.state, rules, movers, out=obs)
+        obs = games.observe()  # the deciding seats' observations (every seat is external here)
         owner = seats[rows_all, movers]
         actions[:] = 0
         groups = [np.flatnonzero(active & (owner == i)) for i in range(len(agents))]
@@ -185,7 +187,7 @@ def play_batch(
                 chosen = agent.act(obs[rows], m, rows * P + movers[rows], views=seen[i])  # type: ignore[call-arg]
             else:
                 chosen = agent.act(obs[rows], m, rows * P + movers[rows])
-            actions[rows] = check_actions(chosen, m, agent.name)
+            actions[rows] = check_actions(chosen, m, agent.name, games.action_names)
         decisions[rows_all[active], movers[active]] += 1
         if record:
             for b in np.flatnonzero(active):

@@ -8,6 +8,7 @@ from pathlib import Path
 from kanaszta_env import Rules
 
 from .base import Agent, PolicyAgent
+from .classic_bots import ClassicGreedyBot, ClassicHeuristicBot
 from .greedy import GreedyBot
 from .heuristic import DEFAULT_PARAMS, HeuristicBot
 from .random_bot import RandomBot
@@ -51,6 +52,8 @@ def make_agent(spec: str, rules: Rules | None = None, seed: int = 0) -> Agent:
     rules = rules or Rules()
     head, _, rest = spec.partition(":")
     opts = _options(rest, spec)
+    if head in BOT_NAMES and rules.classic:
+        return _classic_bot(head, opts, rules, seed, spec)
     if head in BOT_NAMES:
         agent: Agent
         if head == "random":
@@ -86,6 +89,35 @@ def make_agent(spec: str, rules: Rules | None = None, seed: int = 0) -> Agent:
         f"unknown agent {spec!r}: use one of {', '.join(BOT_NAMES)} (with options as name:key=value,...) "
         "or a path to a .zip checkpoint"
     )
+
+
+_CLASSIC_HEURISTIC_OPTIONS = {"answer_limit": float, "ask_partner_cards": int}
+
+
+def _classic_bot(head: str, opts: dict[str, str], rules: Rules, seed: int, spec: str) -> Agent:
+    """A bot of classic canasta (:mod:`agents.classic_bots`) by name."""
+    agent: Agent
+    if head == "random":
+        agent = RandomBot(seed=int(_convert(opts.pop("seed", str(seed)), int, "seed", spec)))
+    elif head == "greedy":
+        agent = ClassicGreedyBot(rules)
+    elif head == "heuristic":
+        unknown = sorted(set(opts) - set(_CLASSIC_HEURISTIC_OPTIONS))
+        if unknown:
+            raise ValueError(
+                f"unknown heuristic option(s) {unknown}; known: {sorted(_CLASSIC_HEURISTIC_OPTIONS)}"
+            )
+        kwargs = {k: _convert(v, _CLASSIC_HEURISTIC_OPTIONS[k], k, spec) for k, v in opts.items()}
+        agent = ClassicHeuristicBot(rules, **kwargs)  # type: ignore[arg-type]
+        opts = {}
+    else:
+        raise ValueError(
+            f"the {head} bot plays Díszített kanaszta only; classic canasta has random, greedy, heuristic"
+        )
+    if opts:
+        raise ValueError(f"agent {head!r} takes no options, got {sorted(opts)}")
+    agent.name = spec
+    return agent
 
 
 def load_checkpoint(path: str | Path) -> Agent:

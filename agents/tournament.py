@@ -14,7 +14,8 @@ most of the luck of the deal). For each pair the harness reports
   bootstrap intervals over deals.
 
 Results go to JSON and CSV files and a plot; a tqdm bar shows progress.
-Two-player rules only (the duplicate swap is a two-seat notion).
+Rules with two sides only: two players, or two partnerships (classic canasta:
+the teams swap seats between the two hands of a deal, C2).
 """
 
 from __future__ import annotations
@@ -112,7 +113,7 @@ class PairResult:
     deals: int
     diff: np.ndarray = field(repr=False)  # (deals,) mean over the two hands of a's score minus b's
     wins: np.ndarray = field(repr=False)  # (deals,) a's share of the two hands won (draws half)
-    score_a: np.ndarray = field(repr=False)  # (deals, 2) a's scores (a in seat 0, a in seat 1)
+    score_a: np.ndarray = field(repr=False)  # (deals, 2) a's scores (a on side 0, a on side 1)
     score_b: np.ndarray = field(repr=False)
     seconds: float = 0.0  # wall-clock time of the games
 
@@ -148,9 +149,12 @@ def play_pair(
     """Play ``deals`` duplicate deals of ``a`` against ``b`` (deal ``d`` uses
     seed ``seed + d`` in both seatings). ``progress`` is a tqdm bar advanced by
     finished games; finished games are appended to ``records`` if given."""
-    if rules.num_players != 2:
-        raise ValueError("duplicate tournaments need two-player rules")
+    sides = np.array(rules.sides())
+    if len(set(sides.tolist())) != 2:
+        raise ValueError("duplicate tournaments need two sides: two players, or two partnerships")
     _check_counts(deals, batch)
+    first = [int(np.flatnonzero(sides == side)[0]) for side in (0, 1)]  # a seat of each side
+    seating = np.stack([(sides != 0), (sides == 0)]).astype(np.int64)  # a on side 0, then on side 1
     name_a, name_b = names or (a.name, b.name)
     started = time.perf_counter()
     diff = np.zeros(deals)
@@ -160,7 +164,7 @@ def play_pair(
     for start in range(0, deals, batch):
         d = np.arange(start, min(start + batch, deals))
         seeds = np.repeat(seed + d, 2).astype(np.uint64)
-        seats = np.tile(np.array([[0, 1], [1, 0]]), (len(d), 1))  # a in seat 0, then in seat 1
+        seats = np.tile(seating, (len(d), 1))
         done_before = [0]
 
         def tick(finished: int, done_before: list[int] = done_before) -> None:
@@ -169,16 +173,16 @@ def play_pair(
                 done_before[0] = finished
 
         res = play_batch(rules, [a, b], seats, seeds, record=records is not None, on_step=tick)
-        sc = res.scores.reshape(len(d), 2, 2)  # deal, seating, seat
-        sa = np.stack([sc[:, 0, 0], sc[:, 1, 1]], axis=1)
-        sb = np.stack([sc[:, 0, 1], sc[:, 1, 0]], axis=1)
+        sc = res.scores.reshape(len(d), 2, rules.num_players)  # deal, seating, seat
+        sa = np.stack([sc[:, 0, first[0]], sc[:, 1, first[1]]], axis=1)
+        sb = np.stack([sc[:, 0, first[1]], sc[:, 1, first[0]]], axis=1)
         score_a[d] = sa
         score_b[d] = sb
         diff[d] = (sa - sb).mean(axis=1)
         wins[d] = hand_outcome(sa, sb).mean(axis=1)
         if records is not None:
             for k in range(len(seeds)):
-                players = [name_a, name_b] if k % 2 == 0 else [name_b, name_a]
+                players = [(name_a, name_b)[i] for i in seating[k % 2]]
                 records.append(
                     make_record(rules, res.actions[k], seed=int(seeds[k]), players=players,
                                 scores=res.scores[k].tolist())
