@@ -28,7 +28,7 @@ from kanaszta_env.cli import (
     read_json,
     run_cli,
 )
-from kanaszta_env.rules import OPENING_MINIMA, PRESETS
+from kanaszta_env.rules import CLASSIC_PRESETS, OPENING_MINIMA, PRESETS
 
 COMMANDS = ("tournament", "play", "watch", "replay")
 
@@ -38,10 +38,14 @@ def _rules_options(p: argparse.ArgumentParser) -> None:
         "--variant",
         choices=tuple(PRESETS),
         default="2003-02",
-        help="rules preset: 2003-02 (heart aces) or 2003-01",
+        help="rules preset: Díszített 2003-02 (heart aces) or 2003-01; classic canasta pl or sk",
     )
     p.add_argument(
-        "--opening-minimum", type=int, choices=OPENING_MINIMA, default=50, help="opening minimum (R12.2)"
+        "--opening-minimum",
+        type=int,
+        default=None,
+        help=f"opening minimum: Díszített {', '.join(map(str, OPENING_MINIMA))} (R12.2, default 50); "
+        "classic: the preset's (C11)",
     )
     p.add_argument(
         "--max-turns", type=positive_int, default=200, help="turns after which a hand is cut short (R19.2)"
@@ -68,6 +72,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "--chain",
         action="store_true",
         help="only neighbours in the given order play (a-b, b-c, ...): a ladder instead of all pairs",
+    )
+    t.add_argument(
+        "--players",
+        type=positive_int,
+        default=None,
+        help="players per table: Díszített 2 (the default); classic 2 or 4 (default, two partnerships), "
+        "sk also 5 or 6 (two sides)",
     )
     t.add_argument("--batch", type=positive_int, default=256, help="deals played at once")
     t.add_argument("--out", default=None, help="write OUT.json, OUT.csv and OUT.png")
@@ -133,17 +144,25 @@ def _add_watch_parsers(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _rules(args: argparse.Namespace, players: int, episode: str = "hand") -> Rules:
-    return Rules(
-        variant=args.variant,
-        num_players=players,
-        opening_minimum=args.opening_minimum,
-        max_turns=args.max_turns,
-        episode=episode,
-    )
+    try:
+        return Rules(
+            variant=args.variant,
+            num_players=players,
+            opening_minimum=args.opening_minimum,
+            max_turns=args.max_turns,
+            episode=episode,
+        )
+    except ValueError as error:
+        raise UsageError(str(error)) from None
 
 
 def run(args: argparse.Namespace) -> int:
     """Execute a parsed ``tournament`` or ``play`` command; returns an exit code."""
+    if args.command in ("play", "watch") and getattr(args, "variant", None) in CLASSIC_PRESETS:
+        raise UsageError(
+            f"kanaszta {args.command} plays Díszített kanaszta only for now; classic canasta "
+            f"({args.variant}) has the envs, the bots and kanaszta tournament --variant {args.variant}"
+        )
     if args.command == "tournament":
         return _tournament(args)
     if args.command == "play":
@@ -172,7 +191,11 @@ def _tournament(args: argparse.Namespace) -> int:
     if repeated:
         raise UsageError(f"each agent may appear once; repeated: {', '.join(repeated)}")
     _check_output(args.records, "--records")
-    rules = _rules(args, 2, args.episode)
+    players = args.players or (4 if args.variant in CLASSIC_PRESETS else 2)
+    rules = _rules(args, players, args.episode)
+    if len(set(rules.sides())) != 2:
+        raise UsageError(f"duplicate tournaments need two sides; {players} players of {args.variant} make "
+                         f"{len(set(rules.sides()))}")  # fmt: skip
     agents = {spec: make_agent(spec, rules, seed=args.seed) for spec in args.agents}
     records = [] if args.records else None
     pairs = list(zip(args.agents[:-1], args.agents[1:], strict=True)) if args.chain else None
