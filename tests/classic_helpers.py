@@ -79,3 +79,37 @@ def play(games: GameBatch, *names: str) -> None:
     """Play the named actions in game 0 (each must be legal)."""
     for name in names:
         games.step(np.array([action_from_name(name)]))
+
+
+def _question_in(seed: int, batch: int = 256, steps: int = 2500) -> tuple[int, list[int]] | None:
+    """(game seed, actions) of a random pl 4p game reaching a state where `ask` is legal."""
+    games = GameBatch(Rules(variant="pl", num_players=4), batch_size=batch)
+    games.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    ask = action_from_name("ask")
+    history: list[np.ndarray] = []
+    for _ in range(steps):
+        mask = games.legal_mask()
+        hits = np.flatnonzero(mask[:, ask])
+        if hits.size:
+            b = int(hits[0])
+            return seed + b, [int(h[b]) for h in history]
+        # meld rather than discard when possible: hands that meld reach canastas sooner
+        weights = rng.random(mask.shape) * mask
+        weights[:, 3:43] *= 4
+        acts = weights.argmax(axis=1)
+        history.append(acts)
+        games.step(acts)
+        if games.done.any():
+            return None
+    return None
+
+
+def reach_question() -> tuple[int, list[int]]:
+    """(game seed, actions) of a pl 4p game dealt from that seed that reaches a state where
+    ``ask`` is legal (C12.5), found by random play that prefers melding."""
+    for seed in range(0, 10_000, 256):
+        found = _question_in(seed)
+        if found:
+            return found
+    raise AssertionError("no random game reached the partner question")

@@ -16,6 +16,7 @@ from pathlib import Path
 import gymnasium as gym
 import numpy as np
 import pytest
+from classic_helpers import reach_question
 from pettingzoo.test import api_test, seed_test
 
 from kanaszta_env import GameBatch, Rules
@@ -104,40 +105,10 @@ def test_win_reward_partners_win_together():
     assert seen > 0
 
 
-def _find_question(seed: int, batch: int = 256, steps: int = 2500):
-    """(game seed, actions) of a random pl 4p game reaching a state where `ask` is legal."""
-    games = GameBatch(Rules(variant="pl", num_players=4), batch_size=batch)
-    games.reset(seed=seed)
-    rng = np.random.default_rng(seed)
-    ask = action_from_name("ask")
-    history: list[np.ndarray] = []
-    for _ in range(steps):
-        mask = games.legal_mask()
-        hits = np.flatnonzero(mask[:, ask])
-        if hits.size:
-            b = int(hits[0])
-            return seed + b, [int(h[b]) for h in history]
-        # meld rather than discard when possible: hands that meld reach canastas sooner
-        weights = rng.random(mask.shape) * mask
-        weights[:, 3:43] *= 4
-        acts = weights.argmax(axis=1)
-        history.append(acts)
-        games.step(acts)
-        if games.done.any():
-            return None
-    return None
-
-
 def test_c12_5_partner_answers_in_the_aec_env():
     """After `ask` the decision is the partner's seat's: agent_selection moves to it, its mask
     holds exactly `yes` and `no`, its observation marks it as deciding; then the turn goes back."""
-    found = None
-    for seed in range(0, 10_000, 256):
-        found = _find_question(seed)
-        if found:
-            break
-    assert found, "no random game reached the partner question"
-    game_seed, actions = found
+    game_seed, actions = reach_question()
     e = env(variant="pl", num_players=4)
     e.reset(seed=game_seed)
     for a in actions:
