@@ -34,8 +34,10 @@ def duplicate_match(a: Agent, b: Agent, rules: Rules, hands: int, seed: int, bat
     deals), the win rate (draws count half, as in the harness) with its interval,
     and the strict shares of hands won, drawn and lost.
     """
-    if rules.num_players != 2:
-        raise ValueError("duplicate matches are head-to-head: use 2-player rules")
+    if len(set(rules.sides())) != 2:
+        raise ValueError(
+            "duplicate matches are head-to-head: use rules with two sides (players or partnerships)"
+        )
     if hands < 2 or hands % 2:
         raise ValueError(f"hands must be a positive even number (two per duplicate deal), got {hands}")
     result = play_pair(rules, a, b, hands // 2, seed=seed, batch=batch)

@@ -30,6 +30,7 @@ import torch
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 
 from kanaszta_env.encoding import HAND_SIZE_SCALE, piece_offsets, rules_of_space
+from kanaszta_env.encoding_classic import HAND_SIZE_SCALE as CLASSIC_HAND_SIZE_SCALE
 
 HAND_BUCKETS = 17  # hand sizes 0..15, then 16 or more
 CANASTA_BUCKETS = 4  # canastas 0, 1, 2, then 3 or more
@@ -51,18 +52,41 @@ class CountFeatures(BaseFeaturesExtractor):
         self.observation_size = size  # read by training.policy to check inputs
         self.rules = rules  # the rules it was built for (training.policy reports them)
         offsets = piece_offsets(rules)
+        if rules.classic:  # hand sizes per seat; a side's canasta flag, one per seat by its side
+            start, _ = offsets["hand_sizes"]
+            self.hand_slots = [start + seat for seat in range(players)]
+            self.hand_scale = CLASSIC_HAND_SIZE_SCALE
+            self.canasta_slice = (0, 0)
+            self.canasta_shape = ()
+            self.side_slots = self._side_slots(rules, offsets)
+            return
+        self.hand_scale = HAND_SIZE_SCALE
         ps_start, ps_shape = offsets["player_state"]  # rows: twins, hand size, opened; one column per seat
         self.hand_slots = [ps_start + ps_shape[1] + seat for seat in range(players)]
         can_start, can_shape = offsets["canasta"]  # (seats, groups, kinds)
         self.canasta_slice = (can_start, can_start + int(np.prod(can_shape)))
         self.canasta_shape = tuple(int(n) for n in can_shape)
+        self.side_slots: list[int] = []
+
+    @staticmethod
+    def _side_slots(rules, offsets) -> list[int]:
+        """Classic: the slot of the ``canasta`` flag of each relative seat's side (the
+        observation orders sides from the observer's; partners share a slot)."""
+        sides = rules.sides()
+        count = len(set(sides))
+        start, _ = offsets["canasta"]
+        # relative side of relative seat r, for an observer in seat 0 (the same for every seat)
+        return [start + (sides[r] - sides[0]) % count for r in range(rules.num_players)]
 
     def forward(self, observations: torch.Tensor) -> torch.Tensor:
-        hand = torch.round(observations[:, self.hand_slots] * HAND_SIZE_SCALE).long()
+        hand = torch.round(observations[:, self.hand_slots] * self.hand_scale).long()
         hand = hand.clamp(0, HAND_BUCKETS - 1)
-        lo, hi = self.canasta_slice
-        kinds = observations[:, lo:hi].reshape(-1, *self.canasta_shape)
-        canastas = (kinds.sum(dim=-1) > 0.5).sum(dim=-1).clamp(max=CANASTA_BUCKETS - 1)
+        if self.side_slots:
+            canastas = (observations[:, self.side_slots] > 0.5).long()  # has the side a canasta (C6)
+        else:
+            lo, hi = self.canasta_slice
+            kinds = observations[:, lo:hi].reshape(-1, *self.canasta_shape)
+            canastas = (kinds.sum(dim=-1) > 0.5).sum(dim=-1).clamp(max=CANASTA_BUCKETS - 1)
         extra = [
             torch.nn.functional.one_hot(hand, HAND_BUCKETS).flatten(1),
             torch.nn.functional.one_hot(canastas, CANASTA_BUCKETS).flatten(1),

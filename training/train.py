@@ -41,6 +41,7 @@ from .imitation import collect, fit, student_of
 from .opponents import OpponentPool, PoolVecEnv, make_bot
 from .policy import PPOAgent
 from .shaping import ScoreEstimate, ShapedReward
+from .shaping_classic import ClassicScoreEstimate
 
 
 @dataclass
@@ -63,14 +64,23 @@ def build_env(config: TrainConfig, pool: OpponentPool) -> tuple[VecEnv, PoolVecE
     )
     base.seed(config.seed)
     monitored = VecMonitor(base)  # logs the unshaped hand reward (rollout/ep_rew_mean)
-    potential = ScoreEstimate(
-        rules,
-        scale=config.reward_scale,
-        hand_weight=config.shaping_hand_weight,
-        canasta_progress=config.shaping_canasta,
-        out_readiness=config.shaping_out,
-        dead_end=config.shaping_dead_end,
-    )
+    potential: ScoreEstimate | ClassicScoreEstimate
+    if rules.classic:
+        potential = ClassicScoreEstimate(
+            rules,
+            scale=config.reward_scale,
+            hand_weight=config.shaping_hand_weight,
+            dead_end=config.shaping_dead_end,
+        )
+    else:
+        potential = ScoreEstimate(
+            rules,
+            scale=config.reward_scale,
+            hand_weight=config.shaping_hand_weight,
+            canasta_progress=config.shaping_canasta,
+            out_readiness=config.shaping_out,
+            dead_end=config.shaping_dead_end,
+        )
     env = ShapedReward(
         monitored,
         potential,

@@ -121,7 +121,10 @@ class GameBatch(BatchReadout):
         )  # fmt: skip
         lineup = self.options.lineup(players)
         self.policies = self.options.policies
-        self._wants_views = [bool(getattr(p, "wants_views", False)) for p in self.policies]
+        # structured views are Díszített's; classic canasta's policies read observations
+        self._wants_views = [
+            bool(getattr(p, "wants_views", False)) and not rules.classic for p in self.policies
+        ]
         self._pol_views: View | None = None
         prm = self.options.params(players)
         self.rules = rules
