@@ -2,8 +2,10 @@
 
 Plays complete hands of the presets ``pl`` and ``sk`` at every player count and
 checks after every action that the 108 (162) cards are conserved (C1.1), that
-every live game has a legal action, and that no turn exceeds a bound of
-decisions. Run with ``NUMBA_BOUNDSCHECK=1`` to catch out-of-bounds accesses too.
+every live game has a legal action, that no turn exceeds a bound of
+decisions, and that the side-shared state is consistent (partners' scores,
+complete melds within the wild limits at every turn's boundary, C2.1). Run
+with ``NUMBA_BOUNDSCHECK=1`` to catch out-of-bounds accesses too.
 
     python benchmarks/fuzz_classic.py --decisions 10000000
 """
@@ -35,10 +37,12 @@ def make_fuzz(ruleset):
         return _MADE[ruleset.__name__]
     legal_row, apply_action, reset_game = ruleset.legal_row, ruleset.apply_action, ruleset.reset_game
     conserved, over, num_actions = ruleset.conserved, ruleset.PHASE_OVER, ruleset.NUM_ACTIONS
+    consistent = ruleset.sides_consistent
 
     @njit
     def fuzz(s, cfg, rng, seeds, sweeps, stats):
-        """stats: [decisions, hands, conservation errors, dead ends, long turns, longest turn]."""
+        """stats: [decisions, hands, conservation errors, dead ends, long turns, longest turn,
+        side inconsistencies]."""
         B = s.phase.shape[0]
         row = np.zeros(num_actions, dtype=np.bool_)
         scratch = np.zeros(53, dtype=np.int64)
@@ -73,6 +77,8 @@ def make_fuzz(ruleset):
                     turn_len[b] = 0
                 if not conserved(s, cfg, b, scratch):
                     stats[2] += 1
+                if not consistent(s, cfg, b):
+                    stats[6] += 1
                 if s.phase[b] == over:
                     stats[1] += 1
 
@@ -96,16 +102,17 @@ def main() -> None:
         fuzz = make_fuzz(kernels_for(rules.spec).ruleset)
         seeds = np.arange(args.batch, dtype=np.uint64) + np.uint64(players * 1000)
         rng = np.arange(args.batch, dtype=np.uint64) * np.uint64(2654435761) + np.uint64(99)
-        stats = np.zeros(6, dtype=np.int64)
+        stats = np.zeros(7, dtype=np.int64)
         t0 = time.perf_counter()
         sweeps = max(1, per_game // args.batch)
         fuzz(games.state, rules.to_config(), rng, seeds, sweeps, stats)
         dt = time.perf_counter() - t0
-        failures += int(stats[2] + stats[3] + stats[4])
+        failures += int(stats[2] + stats[3] + stats[4] + stats[6])
         print(
             f"{variant} {players}p: {stats[0]:,} decisions, {stats[1]:,} hands, "
             f"conservation errors {stats[2]}, dead ends {stats[3]}, "
-            f"turns over {TURN_BOUND} decisions {stats[4]} (longest {stats[5]}), {dt:.1f} s"
+            f"turns over {TURN_BOUND} decisions {stats[4]} (longest {stats[5]}), "
+            f"side inconsistencies {stats[6]}, {dt:.1f} s"
         )
     print("FAILURES" if failures else "no failures")
     raise SystemExit(1 if failures else 0)

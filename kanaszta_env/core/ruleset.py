@@ -12,7 +12,7 @@ from .tables import VARIANT
 
 if VARIANT.meld_family == "classic":
     from ..actions_classic import NUM_ACTIONS
-    from .classic.census import conserved
+    from .classic.census import conserved, sides_consistent  # noqa: F401 - the classic fuzz reads it
     from .classic.game import apply_action, episode_truncated, reset_game
     from .classic.legal import legal_row
     from .classic.observe import encode_games
