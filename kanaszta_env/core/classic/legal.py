@@ -164,7 +164,7 @@ def _pickup_ok_after(s, cfg, b: int, p: int, work, hand, g_add: int, t: int) -> 
     side = s.side_of[b, p]
     g = GROUP_OF[s.pickup_card[b]]
     rest = s.pickup_rest[b]
-    keep = pickup_keep(s.groups[b, side])
+    keep = pickup_keep(s.start_groups[b])  # the side's melds before the pickup, as can_take_pile
     if s.opened[b, side] == 0:
         need = opening_minimum(s.totals, cfg, b, p)
         budget = hand_size(hand) + rest - keep
@@ -177,8 +177,11 @@ def _pickup_ok_after(s, cfg, b: int, p: int, work, hand, g_add: int, t: int) -> 
         return False
     n = naturals(work, g)
     w = wilds(work, g)
-    if frozen:
-        return KIND_OF[t] < 11 and (n - naturals(s.start_groups[b], g) >= 3 or hand_naturals(hand, g) >= 1)
+    if frozen:  # two naturals from the hand (C8.3); wilds may join the meld too (C7.3)
+        short = naturals(s.start_groups[b], g) + 3 - n
+        if short <= 0:
+            return True
+        return hand_naturals(hand, g) >= short and hand_size(hand) - short + rest >= keep
     if n + w >= 3:
         return True
     return hand_naturals(hand, g) >= 1 or (w < n and hand_twos(hand) + hand[JOKER_TYPE] >= 1)
