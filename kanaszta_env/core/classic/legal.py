@@ -239,20 +239,27 @@ def _meld_row(s, cfg, b: int, p: int, phase: int, row, work, hand) -> int:
         ):
             row[A.JOKER_TO_WILD] = True
             count += 1
-    if phase == PHASE_MELD and cfg[CC_BLACK_MELD] == 1 and _black_three_ok(s, b, p, grp, own):
+    if phase == PHASE_MELD and cfg[CC_BLACK_MELD] == 1 and _black_three_ok(s, cfg, b, p, grp, own, work):
         row[A.BLACK_THREE] = True
         count += 1
     return count
 
 
 @njit(cache=True)
-def _black_three_ok(s, b: int, p: int, grp, own) -> bool:
-    """pl C10.2: black threes are melded only as the last step before going out."""
+def _black_three_ok(s, cfg, b: int, p: int, grp, own, work) -> bool:
+    """pl C10.2: black threes are melded only as the last step before going out; melding
+    the last card is going out (C12.1), which needs every meld legal and the opening made."""
     black = own[BLACK_TYPES[0]] + own[BLACK_TYPES[1]]
     if black == 0 or not has_canasta(grp) or s.asked[b] == ASKED_NO:
         return False
     others = hand_size(own) - black
-    return others <= 1 and black + naturals(grp, BLACK_MELD) >= 3
+    if others > 1 or black + naturals(grp, BLACK_MELD) < 3:
+        return False
+    if others + black > 1:
+        return True
+    work[:, :] = grp
+    work[BLACK_MELD, 0] += 1  # the slot does not matter to the checks below
+    return all_valid(work) and opening_done(s, cfg, b, p, work)
 
 
 @njit(cache=True)
