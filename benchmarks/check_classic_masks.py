@@ -8,6 +8,7 @@ described: position, engine-only and checker-only actions) and the states skippe
 because a search of the checker exceeded its node budget.
 
     python benchmarks/check_classic_masks.py --states 100000
+    python benchmarks/check_classic_masks.py --states 100000 --builder --coverage
 """
 
 from __future__ import annotations
@@ -33,6 +34,12 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--budget", type=int, default=DEFAULT_BUDGET, help="search nodes per state")
     parser.add_argument("--show", type=int, default=3, help="mismatches described per configuration")
+    parser.add_argument(
+        "--builder",
+        action="store_true",
+        help="biased play (take the pile when allowed, prefer melding) instead of uniform",
+    )
+    parser.add_argument("--coverage", action="store_true", help="print what the states covered")
     args = parser.parse_args()
     per_config = -(-args.states // len(CONFIGS))
     totals = {"checked": 0, "mismatches": 0, "skipped": 0}
@@ -46,6 +53,7 @@ def main() -> None:
             batch=args.batch,
             budget=args.budget,
             keep=args.show,
+            builder=args.builder,
         )
         for key in totals:
             totals[key] += stats[key]
@@ -55,6 +63,8 @@ def main() -> None:
             f"{time.perf_counter() - t0:.1f} s",
             flush=True,
         )
+        if args.coverage:
+            print("  legal in:", ", ".join(f"{k} {v:,}" for k, v in sorted(stats["coverage"].items())))
         for example in stats["examples"]:
             print("  MISMATCH", example, flush=True)
     print(

@@ -607,17 +607,30 @@ def compare_random_games(
     batch: int = 16,
     budget: int = DEFAULT_BUDGET,
     keep: int = 5,
+    builder: bool = False,
 ) -> dict[str, Any]:
     """Play seeded games with uniformly random legal actions and compare the checker's set
     with the engine's mask on every visited state (until ``states`` were visited). Returns
-    {"checked", "mismatches", "skipped", "examples"} (the first ``keep`` mismatches)."""
+    {"checked", "mismatches", "skipped", "examples", "coverage"} (the first ``keep``
+    mismatches; coverage counts states by phase and states where some rarer actions were
+    legal). ``builder``: instead of uniform play, take the pile whenever allowed and prefer
+    melding to discarding and withdrawing (reaches canastas, going out, the question)."""
     from kanaszta_env import GameBatch, Rules
 
     rules = Rules(variant=variant, num_players=players)
     games = GameBatch(rules, batch_size=batch, auto_reset=True)
     games.reset(seed=seed)
     rng = np.random.default_rng(seed)
-    stats: dict[str, Any] = {"checked": 0, "mismatches": 0, "skipped": 0, "examples": []}
+    coverage: Counter = Counter()
+    stats: dict[str, Any] = {
+        "checked": 0,
+        "mismatches": 0,
+        "skipped": 0,
+        "examples": [],
+        "coverage": coverage,
+    }
+    melds = np.array([n.startswith("meld_") for n in ACTION_NAMES])
+    take = ACTION_NAMES.index("take_pile")
     visited = 0
     while visited < states:
         mask = games.legal_mask()[:, : len(ACTION_NAMES)].copy()
@@ -625,6 +638,10 @@ def compare_random_games(
         for b in range(batch):
             legal = np.flatnonzero(mask[b])
             actions[b] = rng.choice(legal)
+            if builder and mask[b, take]:
+                actions[b] = take
+            elif builder and (mask[b] & melds).any() and rng.random() < 0.85:
+                actions[b] = rng.choice(np.flatnonzero(mask[b] & melds))
             if visited >= states:
                 continue
             visited += 1
@@ -636,6 +653,10 @@ def compare_random_games(
                 continue
             stats["checked"] += 1
             engine = mask_names(mask[b])
+            coverage[f"phase {pos['phase']}"] += 1
+            for name in ("take_pile", "end_hand", "withdraw", "ask", "meld_black_three", "meld_2_to_wild"):
+                coverage[name] += name in engine
+            coverage["going out possible"] += pos["phase"] == "meld" and may_go_out(pos, rules, pos["melds"])
             if engine != expected:
                 stats["mismatches"] += 1
                 if len(stats["examples"]) < keep:
