@@ -30,7 +30,7 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--states", type=int, default=100_000, help="states in total, split evenly")
-    parser.add_argument("--batch", type=int, default=32, help="games played side by side")
+    parser.add_argument("--batch", type=int, default=8, help="games played side by side")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--budget", type=int, default=DEFAULT_BUDGET, help="search nodes per state")
     parser.add_argument("--show", type=int, default=3, help="mismatches described per configuration")

@@ -598,6 +598,38 @@ def legal_actions(pos: Position, rules: Any, budget: int = DEFAULT_BUDGET) -> se
     return out
 
 
+def _builder_choice(pos: Position, legal: np.ndarray, rng: Any, default: int) -> int:
+    """A biased random policy that builds melds: take the pile when allowed; in the meld
+    phase lay cards that join a meld or make one of three, ask, then discard rather than
+    withdraw."""
+    names = {ACTION_NAMES[a]: a for a in legal}
+    if "take_pile" in names:
+        return names["take_pile"]
+    if pos["phase"] != "meld" or pos["asked"] != "not":
+        return default
+    hand, melds = pos["hand"], pos["melds"]
+    wilds = sum(n for c, n in hand.items() if is_wild(c))
+    useful = []
+    for name in names:
+        if name in ("ask", "meld_black_three"):
+            useful.append(name)
+        elif name.startswith("meld_"):
+            target = name.split("_")[-1]
+            meld = melds[target] if target in melds else Counter()
+            held = sum(n for c, n in hand.items() if natural_rank(c) == target)
+            natural = name == f"meld_{target}" and meld_size(meld) + held >= 3
+            wild_meld = target == WILD and meld_size(meld) + wilds >= 3
+            wild_on = "_to_" in name and meld_size(meld) >= 3 and rng.random() < 0.5
+            if natural or wild_meld or wild_on:
+                useful.append(name)
+    if useful and rng.random() < 0.9:
+        return names[str(rng.choice(useful))]
+    discards = [a for n, a in names.items() if n.startswith("discard_")]
+    if discards and rng.random() < 0.95:
+        return int(rng.choice(discards))
+    return default
+
+
 def compare_random_games(
     variant: str,
     players: int,
@@ -629,8 +661,6 @@ def compare_random_games(
         "examples": [],
         "coverage": coverage,
     }
-    melds = np.array([n.startswith("meld_") for n in ACTION_NAMES])
-    take = ACTION_NAMES.index("take_pile")
     visited = 0
     while visited < states:
         mask = games.legal_mask()[:, : len(ACTION_NAMES)].copy()
@@ -638,10 +668,8 @@ def compare_random_games(
         for b in range(batch):
             legal = np.flatnonzero(mask[b])
             actions[b] = rng.choice(legal)
-            if builder and mask[b, take]:
-                actions[b] = take
-            elif builder and (mask[b] & melds).any() and rng.random() < 0.85:
-                actions[b] = rng.choice(np.flatnonzero(mask[b] & melds))
+            if builder:
+                actions[b] = _builder_choice(position_of(games, b), legal, rng, actions[b])
             if visited >= states:
                 continue
             visited += 1
