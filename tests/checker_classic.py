@@ -649,7 +649,7 @@ def compare_random_games(
     melding to discarding and withdrawing (reaches canastas, going out, the question)."""
     from kanaszta_env import GameBatch, Rules
 
-    rules = Rules(variant=variant, num_players=players)
+    rules = Rules(variant=variant, num_players=players, episode="game")  # totals vary (C11.2)
     games = GameBatch(rules, batch_size=batch, auto_reset=True)
     games.reset(seed=seed)
     rng = np.random.default_rng(seed)
@@ -682,6 +682,7 @@ def compare_random_games(
             stats["checked"] += 1
             engine = mask_names(mask[b])
             coverage[f"phase {pos['phase']}"] += 1
+            coverage["total != 0"] += pos["total"] != 0
             for name in ("take_pile", "end_hand", "withdraw", "ask", "meld_black_three", "meld_2_to_wild"):
                 coverage[name] += name in engine
             coverage["going out possible"] += pos["phase"] == "meld" and may_go_out(pos, rules, pos["melds"])
