@@ -249,6 +249,28 @@ def test_c11_2_sk_minimum_rises_with_the_sides_total():
     assert "take_pile" in agrees(small)  # 15 points suffice below zero
 
 
+@pytest.mark.parametrize(
+    ("total", "hand", "pile", "ok"),
+    [
+        # C16.1: the mixed canasta 7 7 7 7 7 2 2 counts 365 with its bonus, even at 150
+        (1500, ["7S", "7H", "7D", "7C", "2S", "2H", "9H", "8H"], ["4C", "7S"], True),
+        (5000, ["7S", "7H", "7D", "7C", "2S", "2H", "9H", "8H"], ["4C", "7S"], True),
+        # C5.6, C11.3: a wild meld helps the opening (Q Q Q + JK 80, 2 2 2 60: 140 >= 120)
+        (3000, ["QS", "QH", "2S", "2H", "2D", "JK", "9H", "8H"], ["4C", "QD"], True),
+        (5000, ["QS", "QH", "2S", "2H", "2D", "JK", "9H", "8H"], ["4C", "QD"], False),
+        # C4.3, C7.7: two cards must stay, so only four of the six may open (100 < 120)
+        (3000, ["QS", "QH", "2S", "2H", "2D", "JK"], ["QD"], False),
+        (1500, ["QS", "QH", "2S", "2H", "2D", "JK"], ["QD"], True),
+    ],
+)
+def test_c11_sk_opening_through_the_pile_by_total(total, hand, pile, ok):
+    """C11.2-C11.3, C7.1: sk's opening through the pile, checked against the side's total."""
+    games = tab("sk", hands={0: hand}, pile=pile)
+    games.state.totals[0] = total
+    games.adopt()
+    assert ("take_pile" in agrees(games)) is ok
+
+
 def test_c12_5_pl_partner_question_agrees_at_every_step():
     """C12.5: ask when going out would be legal; the partner answers; "no" leaves only
     withdraw and then a discard that is not the last card."""
