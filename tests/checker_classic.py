@@ -7,13 +7,18 @@ core (``kanaszta_env.core``): only the card notation, the action names and
 function that knows the state arrays; :func:`legal_actions` returns the set of legal
 action names of a position.
 
-The obligations that need a search are decided by brute force, with a node budget:
+Whether a pile pickup's obligation (C7.1) can still be met, keeping the cards the
+holding rule asks for (C4.3, C7.7), is decided by brute force with a node budget (a
+search larger than its budget raises :class:`SearchBudgetExceeded`; the state is
+skipped and counted):
 
-- whether a pile pickup's obliged meld (C7.1), with the opening of a side that has
-  not opened (C11.6), can be completed from the hand and the top card, keeping the
-  cards the holding rule asks for (C4.3, C7.7): an enumeration of every way to add
-  the hand's naturals and wilds to the side's melds (memoised on the cards still
-  free). A search larger than its budget raises :class:`SearchBudgetExceeded`.
+- a side that has not opened (C7.4, C11.6): every number of naturals (0..all held) and
+  wilds (0..3) added to each natural meld, and every size of sk's wild meld, enumerated
+  meld by meld and merged on (wilds used, cards used) keeping the highest opening
+  value; an addition order that keeps every meld legal exists for any legal end
+  position (naturals first), and reaching the obligation earlier only keeps more cards;
+- an opened side (C7.3-C7.4, C8.3): a depth-first search over single naturals and
+  wilds laid on the top card's meld.
 
 Holding rule of a pickup (engine decision, settled here): the pickup must leave the
 player two cards after the obliged meld and the rest of the pile, or one when his
