@@ -164,7 +164,7 @@ def _pickup_ok_after(s, cfg, b: int, p: int, work, hand, g_add: int, t: int) -> 
     side = s.side_of[b, p]
     g = GROUP_OF[s.pickup_card[b]]
     rest = s.pickup_rest[b]
-    keep = pickup_keep(s.groups[b, side])
+    keep = pickup_keep(s.start_groups[b])  # the side's melds before the pickup, as can_take_pile
     if s.opened[b, side] == 0:
         need = opening_minimum(s.totals, cfg, b, p)
         budget = hand_size(hand) + rest - keep
@@ -177,8 +177,11 @@ def _pickup_ok_after(s, cfg, b: int, p: int, work, hand, g_add: int, t: int) -> 
         return False
     n = naturals(work, g)
     w = wilds(work, g)
-    if frozen:
-        return KIND_OF[t] < 11 and (n - naturals(s.start_groups[b], g) >= 3 or hand_naturals(hand, g) >= 1)
+    if frozen:  # two naturals from the hand (C8.3); wilds may join the meld too (C7.3)
+        short = naturals(s.start_groups[b], g) + 3 - n
+        if short <= 0:
+            return True
+        return hand_naturals(hand, g) >= short and hand_size(hand) - short + rest >= keep
     if n + w >= 3:
         return True
     return hand_naturals(hand, g) >= 1 or (w < n and hand_twos(hand) + hand[JOKER_TYPE] >= 1)
@@ -236,20 +239,27 @@ def _meld_row(s, cfg, b: int, p: int, phase: int, row, work, hand) -> int:
         ):
             row[A.JOKER_TO_WILD] = True
             count += 1
-    if phase == PHASE_MELD and cfg[CC_BLACK_MELD] == 1 and _black_three_ok(s, b, p, grp, own):
+    if phase == PHASE_MELD and cfg[CC_BLACK_MELD] == 1 and _black_three_ok(s, cfg, b, p, grp, own, work):
         row[A.BLACK_THREE] = True
         count += 1
     return count
 
 
 @njit(cache=True)
-def _black_three_ok(s, b: int, p: int, grp, own) -> bool:
-    """pl C10.2: black threes are melded only as the last step before going out."""
+def _black_three_ok(s, cfg, b: int, p: int, grp, own, work) -> bool:
+    """pl C10.2: black threes are melded only as the last step before going out; melding
+    the last card is going out (C12.1), which needs every meld legal and the opening made."""
     black = own[BLACK_TYPES[0]] + own[BLACK_TYPES[1]]
     if black == 0 or not has_canasta(grp) or s.asked[b] == ASKED_NO:
         return False
     others = hand_size(own) - black
-    return others <= 1 and black + naturals(grp, BLACK_MELD) >= 3
+    if others > 1 or black + naturals(grp, BLACK_MELD) < 3:
+        return False
+    if others + black > 1:
+        return True
+    work[:, :] = grp
+    work[BLACK_MELD, 0] += 1  # the slot does not matter to the checks below
+    return all_valid(work) and opening_done(s, cfg, b, p, work)
 
 
 @njit(cache=True)
