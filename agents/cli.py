@@ -97,8 +97,19 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help="play a hand in the terminal against bots",
         description="Play one hand against bots: moves by number or name; 'help' lists the commands.",
     )
-    p.add_argument("--opponent", action="append", default=None,
-                   help="opponent agent (repeat for 3-4 players); default heuristic")  # fmt: skip
+    p.add_argument(
+        "--opponent",
+        action="append",
+        default=None,
+        help="opponent agent (repeat for 3-4 players); default heuristic. Classic canasta: the agents "
+        "of the other seats, your partner included (one for all, or one per seat)",
+    )
+    p.add_argument(
+        "--players",
+        type=positive_int,
+        default=None,
+        help="classic canasta: players at the table (default 4: you and a bot partner against two bots)",
+    )
     p.add_argument(
         "--seat",
         type=non_negative_int,
@@ -158,7 +169,7 @@ def _rules(args: argparse.Namespace, players: int, episode: str = "hand") -> Rul
 
 def run(args: argparse.Namespace) -> int:
     """Execute a parsed ``tournament`` or ``play`` command; returns an exit code."""
-    if args.command in ("play", "watch") and getattr(args, "variant", None) in CLASSIC_PRESETS:
+    if args.command == "watch" and getattr(args, "variant", None) in CLASSIC_PRESETS:
         raise UsageError(
             f"kanaszta {args.command} plays Díszített kanaszta only for now; classic canasta "
             f"({args.variant}) has the envs, the bots and kanaszta tournament --variant {args.variant}"
@@ -217,6 +228,8 @@ def _play(args: argparse.Namespace) -> int:
     from .human import play_human
     from .registry import make_agent
 
+    if args.variant in CLASSIC_PRESETS:
+        return _play_classic(args)
     start = None
     if args.resume:
         start = read_json(args.resume)
@@ -243,6 +256,35 @@ def _play(args: argparse.Namespace) -> int:
     game = play_human(
         opponents, None if start is not None else rules, seat=args.seat, seed=args.seed, start=start
     )
+    if args.record:
+        game.record.save(args.record)
+        print(f"game record saved to {args.record}")
+    return 0
+
+
+def _play_classic(args: argparse.Namespace) -> int:
+    """``kanaszta play --variant pl|sk [--players N]``: the human and bots, his partner a bot too."""
+    from .human_classic import play_classic_human
+    from .registry import make_agent
+
+    if args.resume:
+        raise UsageError("--resume takes Díszített positions only for now")
+    players = args.players or 4
+    rules = _rules(args, players)
+    specs = args.opponent or ["heuristic"]
+    if len(specs) == 1:
+        specs = specs * (players - 1)
+    if len(specs) != players - 1:
+        raise UsageError(
+            f"{players} players need one --opponent for all or {players - 1} of them, got {len(specs)}"
+        )
+    if args.seat >= players:
+        raise UsageError(
+            f"--seat {args.seat} is out of range: a {players}-player game has seats 0-{players - 1}"
+        )
+    _check_output(args.record, "--record")
+    others = [make_agent(spec, rules, seed=q) for q, spec in enumerate(specs)]
+    game = play_classic_human(others, rules, seat=args.seat, seed=args.seed)
     if args.record:
         game.record.save(args.record)
         print(f"game record saved to {args.record}")
