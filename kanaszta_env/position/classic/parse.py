@@ -9,7 +9,8 @@ import dataclasses
 from typing import Any
 
 from ...cards import IS_RED_THREE, TYPE_GROUP, TYPE_NAMES
-from ...core.classic.state import END_NAMES
+from ...core.classic.deal import _seat_order as _engine_seat_order
+from ...core.classic.state import END_NAMES, new_classic_state
 from ...rules import Rules
 from ..fields import read_bool, read_card, read_cards, read_choice, read_int, read_list, read_object
 from .cards import MELD_NAMES, Melds, meld_index
@@ -127,34 +128,46 @@ def _sitter(raw: object, c: dict) -> int | None:
 
 
 def seat_order(players: int, starter: int, sitter: int | None, side_of: list[int]) -> list[int]:
-    """Who plays after each seat (-1: sits out), as the engine sets it at the deal (C2.4)."""
-    nxt = [(q + 1) % players for q in range(players)]
-    if sitter is None:
-        return nxt
-    nxt[sitter] = -1
-    q = starter
-    for _ in range(4):
-        after = q
-        for _ in range(players):
-            after = (after + 1) % players
-            if after != sitter and side_of[after] != side_of[q]:
-                break
-        nxt[q] = after
-        q = after
-    return nxt
+    """Who plays after each seat (-1: sits out), as the engine sets it at the deal (C2.4):
+    its own function, run on a scratch state, so that a position always follows the engine."""
+    s = new_classic_state(1, players)
+    s.side_of[0] = side_of
+    s.starter[0] = starter
+    s.sitter[0] = -1 if sitter is None else sitter
+    _engine_seat_order(s, 0, players)
+    return [int(q) for q in s.next_seat[0]]
 
 
-def cycle_length(c: dict) -> int:
-    """Turns of one round: every seat, or the four active seats with five players (C2.4)."""
-    return c["num_players"] if c["sitter"] is None else 4
+def turn_seats(c: dict) -> tuple[list[int], int]:
+    """The seats of turns 0, 1, ... until the order repeats, and the turn where the repeating
+    part starts: turn ``k`` is played by ``seats[k]``, or later by ``seats[start:]`` in a cycle."""
+    seats = [c["starter"]]
+    seen = {c["starter"]: 0}
+    while True:
+        after = c["next_seat"][seats[-1]]
+        if after in seen:
+            return seats, seen[after]
+        seen[after] = len(seats)
+        seats.append(after)
 
 
 def seat_of_turn(c: dict, k: int) -> int:
     """The seat that plays turn ``k`` of the hand (turn 0: the starter)."""
-    q = c["starter"]
-    for _ in range(k % cycle_length(c)):
-        q = c["next_seat"][q]
-    return q
+    seats, start = turn_seats(c)
+    return seats[k] if k < len(seats) else seats[start + (k - start) % (len(seats) - start)]
+
+
+def turns_played(c: dict, turns: int) -> list[int]:
+    """How many of the first ``turns`` turns each seat played."""
+    seats, start = turn_seats(c)
+    if turns <= len(seats):
+        return [seats[:turns].count(q) for q in range(c["num_players"])]
+    cycle = seats[start:]
+    full, rest = divmod(turns - start, len(cycle))
+    return [
+        seats[:start].count(q) + full * cycle.count(q) + cycle[:rest].count(q)
+        for q in range(c["num_players"])
+    ]
 
 
 def _end(d: dict, c: dict) -> None:
@@ -218,7 +231,7 @@ def _side(raw: object, where: str) -> dict:
 def _turns(d: dict, c: dict) -> None:
     """``turn`` (default: the fewest turns that bring the move to the mover) and each
     player's ``turns_played``, which follow from it."""
-    n, mover = c["num_players"], c["mover"]
+    mover = c["mover"]
     if c["next_seat"][mover] < 0:
         raise ValueError(f"seat {mover} sits this hand out (sitter, C2.4) and cannot move")
     if "turn" in d:
@@ -226,7 +239,10 @@ def _turns(d: dict, c: dict) -> None:
     elif c["phase"] == "over" and c["end_reason"] == "turn_limit":
         c["turn"] = c["rules"].max_turns
     else:
-        c["turn"] = next(k for k in range(cycle_length(c)) if seat_of_turn(c, k) == mover)
+        seats = turn_seats(c)[0]
+        if mover not in seats:
+            raise ValueError(f"seat {mover} never moves in this hand's seat order {c['next_seat']}")
+        c["turn"] = seats.index(mover)
     # the seat of the last turn: a hand cut by the turn limit ends after its turn was counted
     last = c["turn"] - 1 if c["phase"] == "over" and c["end_reason"] == "turn_limit" else c["turn"]
     if last < 0 or seat_of_turn(c, last) != mover:
@@ -234,9 +250,7 @@ def _turns(d: dict, c: dict) -> None:
             f"turn {c['turn']} from starter {c['starter']} in seat order gives seat "
             f"{seat_of_turn(c, max(last, 0))}, not the mover {mover}"
         )
-    cycle = [seat_of_turn(c, k) for k in range(cycle_length(c))]
-    full, rest = divmod(c["turn"], len(cycle))
-    played = [full * cycle.count(q) + cycle[:rest].count(q) for q in range(n)]
+    played = turns_played(c, c["turn"])
     for q, p in enumerate(c["players"]):
         p["turns_played"] = read_int(
             p["raw"].get("turns_played", played[q]), f"players[{q}].turns_played", 0, 2**15 - 1
