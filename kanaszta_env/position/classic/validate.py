@@ -94,7 +94,8 @@ def _check_sides(c: dict) -> None:
     out_side = None if c["out_player"] is None else c["side_of"][c["out_player"]]
     for i, side in enumerate(c["sides"]):
         where = f"sides[{i}]"
-        mid_turn = i == mover_side_index and phase in ("meld", "pickup")
+        # the engine lets pl go out with a black-three meld before other melds are complete
+        mid_turn = i == mover_side_index and (phase in ("meld", "pickup") or i == out_side)
         check_melds(side["melds"], rules, f"{where}.melds", complete=not mid_turn)
         in_turn = i == mover_side_index and phase in ("meld", "pickup", "discard", "answer")
         if side["melds"] and not side["opened"] and not in_turn and i != out_side:
