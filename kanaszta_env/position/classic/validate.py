@@ -13,9 +13,9 @@ from .parse import CHECKPOINT_PHASES, mover_side
 
 def check(c: dict) -> None:
     """Every check of a parsed classic position; raises ``ValueError`` naming the problem."""
+    _check_sides(c)
     _check_census(c)
     _check_seats(c)
-    _check_sides(c)
     _check_flow(c)
     _check_turn_state(c)
 
@@ -40,7 +40,7 @@ def _check_census(c: dict) -> None:
             f"{red_all} red threes in stock, discard and the sides' red_threes (the deck has {2 * deck[0]})"
         )
     if problems:
-        size = int(deck.sum()) + 2 * int(deck[0])
+        size = int(deck.sum())
         raise ValueError(f"the cards do not add up to the {size}-card deck (C1.1): " + "; ".join(problems))
 
 
