@@ -109,6 +109,31 @@ def test_round_trips_reached_every_phase() -> None:
     assert set(PHASES_SEEN) == {"draw", "meld", "discard", "pickup", "answer", "over"}, PHASES_SEEN
 
 
+OVERRIDES = [
+    ("sk", 4, {"free_upcard": True}),
+    ("pl", 4, {"wild_freeze": "pile", "opening_scope": "side", "free_upcard": True}),
+    ("sk", 4, {"pile_meld_same_turn": True, "wild_canastas": False, "partner_permission": True}),
+    ("sk", 6, {"six_player_sides": "3x2"}),
+    ("pl", 4, {"from_hand_scope": "player", "partner_permission": False}),
+    ("pl", 3, {"black_three_meld": "never", "go_out_by_meld": False}),
+]
+
+
+@pytest.mark.parametrize(("variant", "players", "keys"), OVERRIDES, ids=[str(o[2]) for o in OVERRIDES])
+def test_round_trip_under_rule_keys_that_differ_from_the_preset(
+    variant: str, players: int, keys: dict
+) -> None:
+    """A hand under changed C0 keys round-trips state by state, and its documents carry the keys."""
+    games = fresh(variant, players, 4, **keys)
+    rng = np.random.default_rng(4)
+    while True:
+        doc = dump(check_round_trip(games, f"({variant} {players}p {keys})"))
+        assert all(doc["rules"][k] == v for k, v in keys.items() if v != getattr(Rules(variant, players), k))
+        if games.done[0]:
+            break
+        games.step(np.array([choose(games, rng)]))
+
+
 @pytest.mark.parametrize(("variant", "players"), [("pl", 4), ("sk", 5), ("sk", 6), ("pl", 3)])
 def test_a_loaded_position_plays_on_exactly_like_the_original(variant: str, players: int) -> None:
     """From positions taken every few actions, the original and the loaded copy play the

@@ -100,14 +100,9 @@ def _check_sides(c: dict) -> None:
         in_turn = i == mover_side_index and phase in ("meld", "pickup", "discard", "answer")
         if side["melds"] and not side["opened"] and not in_turn and i != out_side:
             raise ValueError(f"{where} has melds but has not opened (melds are laid in the side's own turns)")
-        if rules.opening_scope == "side" and side["opened"] and not side["melds"]:
-            raise ValueError(f"{where} has opened but has no melds")
     opened = {side["opened"] for side in c["sides"]}
-    if rules.opening_scope == "table":
-        if len(opened) > 1:
-            raise ValueError("with opening_scope 'table' (pl, C11.1) every side has opened or none has")
-        if opened == {True} and not any(side["melds"] for side in c["sides"]):
-            raise ValueError("the table has opened but no side has melds (C11.1)")
+    if rules.opening_scope == "table" and len(opened) > 1:
+        raise ValueError("with opening_scope 'table' (pl, C11.1) every side has opened or none has")
 
 
 def _check_flow(c: dict) -> None:
