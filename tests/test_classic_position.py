@@ -120,9 +120,7 @@ OVERRIDES = [
 
 
 @pytest.mark.parametrize(("variant", "players", "keys"), OVERRIDES, ids=[str(o[2]) for o in OVERRIDES])
-def test_round_trip_under_rule_keys_that_differ_from_the_preset(
-    variant: str, players: int, keys: dict
-) -> None:
+def test_round_trip_under_changed_rule_keys(variant: str, players: int, keys: dict) -> None:
     """A hand under changed C0 keys round-trips state by state, and its documents carry the keys."""
     games = fresh(variant, players, 4, **keys)
     rng = np.random.default_rng(4)
