@@ -366,6 +366,22 @@ def test_invalid_documents_raise_value_error_naming_the_problem(name: str, edit,
         canonical(json.dumps(doc))
 
 
+def test_six_and_five_player_documents_are_checked_too() -> None:
+    """sk 6p counts a 162-card deck; with five players the sitter holds no cards."""
+    six = dump(fresh("sk", 6, 1, steps=30))
+    assert len(six["sides"]) == 2 and len(six["players"]) == 6
+    six["stock"].append("KD")
+    with pytest.raises(ValueError, match=r"162-card deck \(C1.1\): 4 × KD \(the deck has 3\)"):
+        load(six)
+    five = dump(fresh("sk", 5, 1, steps=30))
+    sitter = five["sitter"]
+    giver = next(q for q, p in enumerate(five["players"]) if len(p["hand"]) > 2)
+    five["players"][sitter]["hand"] = [five["players"][giver]["hand"].pop()]
+    five["players"][giver]["known"] = []
+    with pytest.raises(ValueError, match=r"players\[\d\] sits this hand out"):
+        load(five)
+
+
 def test_invalid_json_text() -> None:
     with pytest.raises(ValueError, match="not valid JSON"):
         load('{"variant": "pl",')
