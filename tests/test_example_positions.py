@@ -14,7 +14,7 @@ from kanaszta_env.cards import TYPE_NAMES
 
 ROOT = Path(__file__).resolve().parent.parent
 FOLDER = ROOT / "docs" / "positions"
-NAMES = ("start-of-hand", "frozen-pile", "pickup-decision", "going-out")
+NAMES = ("start-of-hand", "frozen-pile", "pickup-decision", "going-out", "classic-may-i-go-out")
 
 
 def load(name: str):
@@ -61,6 +61,16 @@ def test_going_out_position_ends_the_hand_with_the_discard() -> None:
     assert "discard_QC" in games.legal_names()
     games.step(action_from_name("discard_QC"))
     assert games.done[0] and int(games.state.out_player[0]) == 1
+
+
+def test_classic_position_asks_the_partner() -> None:
+    """pl, four players: the mover holds one card after completing a canasta and may ask
+    his partner whether he may go out (C12.5); the partner answers next."""
+    games = load("classic-may-i-go-out")
+    assert games.rules.variant == "pl" and games.rules.num_players == 4
+    assert "ask" in games.legal_names() and "withdraw" in games.legal_names()
+    games.step(games.action_names.index("ask"))
+    assert games.legal_names() == ["yes", "no"] and int(games.state.to_move[0]) == 0
 
 
 def test_the_position_docs_point_to_every_example() -> None:

@@ -1,10 +1,12 @@
 """Golden playthroughs: replay each recorded hand and compare the text exactly.
 
 Each file in ``tests/playthroughs/`` records a seeded hand state by state
-(``scripts/gen_playthroughs.py``). Replaying its actions from the seed must
+(``scripts/gen_playthroughs.py``; classic canasta's by
+``scripts/gen_playthroughs_classic.py``). Replaying its actions from the seed must
 render the very same text, so any change in dealing, legality, transitions or
 scoring shows up here as a unified diff. If the change is intended, regenerate
-with ``python scripts/gen_playthroughs.py`` and review the diff of the files.
+with ``python scripts/gen_playthroughs.py`` (``python
+scripts/gen_playthroughs_classic.py``) and review the diff of the files.
 """
 
 from __future__ import annotations
@@ -20,11 +22,10 @@ ROOT = Path(__file__).resolve().parent.parent
 MAX_DIFF_LINES = 150
 
 
-def _load_generator():
-    """Import ``scripts/gen_playthroughs.py`` (scripts/ is not a package)."""
-    name = "gen_playthroughs"
+def _load_generator(name: str = "gen_playthroughs"):
+    """Import ``scripts/<name>.py`` (scripts/ is not a package)."""
     if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / "gen_playthroughs.py")
+        spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
         module = importlib.util.module_from_spec(spec)
         sys.modules[name] = module  # dataclasses look the module up while it loads
         spec.loader.exec_module(module)
@@ -32,6 +33,10 @@ def _load_generator():
 
 
 gen = _load_generator()
+gen_classic = _load_generator("gen_playthroughs_classic")
+#: (generator, spec) of every golden file: Díszített's and classic canasta's
+CASES = [(g, spec) for g in (gen, gen_classic) for spec in g.SPECS]
+CASE_IDS = [spec.name for _, spec in CASES]
 
 
 def _diff(expected: str, actual: str, path: Path) -> str:
@@ -44,35 +49,35 @@ def _diff(expected: str, actual: str, path: Path) -> str:
     return "\n".join(shown)
 
 
-@pytest.mark.parametrize("spec", gen.SPECS, ids=lambda s: s.name)
-def test_playthrough_replays_exactly(spec) -> None:
-    """Replaying the recorded actions reproduces every rendered state (R1-R17)."""
+@pytest.mark.parametrize(("g", "spec"), CASES, ids=CASE_IDS)
+def test_playthrough_replays_exactly(g, spec) -> None:
+    """Replaying the recorded actions reproduces every rendered state (R1-R17, C1-C16)."""
     assert spec.path.exists(), f"{spec.path} is missing: run python scripts/gen_playthroughs.py"
     recorded = spec.path.read_text()
-    actions = gen.parse_actions(recorded)
+    actions = g.parse_actions(recorded)
     assert actions, f"no actions recorded in {spec.path}"
-    replayed = gen.record(spec, gen.replayer(actions))
+    replayed = g.record(spec, g.replayer(actions))
     if replayed != recorded:
         pytest.fail(
             f"{spec.path.name} no longer replays identically "
-            "(regenerate with python scripts/gen_playthroughs.py if intended):\n"
+            f"(regenerate with python scripts/{g.__name__}.py if intended):\n"
             + _diff(recorded, replayed, spec.path),
             pytrace=False,
         )
 
 
-@pytest.mark.parametrize("spec", gen.SPECS, ids=lambda s: s.name)
-def test_playthrough_is_what_the_generator_writes(spec) -> None:
+@pytest.mark.parametrize(("g", "spec"), CASES, ids=CASE_IDS)
+def test_playthrough_is_what_the_generator_writes(g, spec) -> None:
     """The policy in the generator, run from the file's seed, chooses the recorded actions."""
     recorded = spec.path.read_text()
-    generated = gen.record(spec, gen.policy(spec.seed))
-    assert gen.parse_actions(generated) == gen.parse_actions(recorded)
+    generated = g.record(spec, g.policy(spec.seed))
+    assert g.parse_actions(generated) == g.parse_actions(recorded)
 
 
 def test_playthrough_folder_holds_exactly_the_specs() -> None:
     """No stale golden file survives a renamed or removed spec."""
     on_disk = {p.name for p in gen.OUT_DIR.glob("*.txt")}
-    assert on_disk == {spec.path.name for spec in gen.SPECS}
+    assert on_disk == {spec.path.name for _, spec in CASES}
 
 
 def test_playthroughs_cover_pickups_melds_and_going_out() -> None:
@@ -98,3 +103,19 @@ def test_replay_reports_divergence() -> None:
     text = gen.record(spec, gen.replayer(broken))
     assert text.rstrip().endswith("recorded action 'take_pile' is not legal here")
     assert gen.parse_actions(text) == actions[:3]
+
+
+def test_classic_playthroughs_cover_pickups_melds_canastas_and_going_out() -> None:
+    """The classic hands (pl and sk, four players) exercise C7 pile pickups, C5 melds,
+    C5.8 withdrawals, C6 canastas, C12.5 the partner's answer (pl) and C12 going out."""
+    texts = {spec.variant: spec.path.read_text() for spec in gen_classic.SPECS}
+    assert set(texts) == {"pl", "sk"}
+    for variant, text in texts.items():
+        actions = gen_classic.parse_actions(text)
+        assert "take_pile" in actions, variant
+        assert any(a.startswith("meld_") for a in actions), variant
+        assert "withdraw" in actions, variant
+        assert "*): " in text, variant  # a canasta
+        assert "end: went out" in text and "phase over" in text, variant
+    assert "ask" in gen_classic.parse_actions(texts["pl"])
+    assert "not meldable this turn" in texts["sk"]  # C7.6: the pile's cards wait a turn

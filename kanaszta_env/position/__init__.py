@@ -11,6 +11,11 @@
 Every invalid document raises ``ValueError`` naming the problem. The format,
 with every optional key and its default, is documented in ``docs/position.md``.
 
+A document whose ``variant`` is a classic canasta preset (``pl``, ``sk``) is a
+classic document (per-side melds, the partner's answer, five-player sitter):
+it is handled by :mod:`.classic`; so is a batch of classic rules given to
+:func:`dump`.
+
 The work is split by step: :mod:`.parse` reads each key (with the readers of
 :mod:`.fields`), :mod:`.validate` checks the position as a whole,
 :mod:`.engine_state` converts to and from the engine's arrays (and counts the
@@ -20,7 +25,10 @@ the format's keys.
 
 from __future__ import annotations
 
+import json
+
 from ..engine import GameBatch
+from . import classic
 from .document import to_doc
 from .engine_state import from_games, to_games
 from .parse import parse
@@ -55,6 +63,22 @@ __all__ = [
 ]
 
 
+def _classic_doc(doc: dict | str) -> dict | None:
+    """The document as a dict if it is a classic canasta one, else ``None``."""
+    if isinstance(doc, str):
+        try:
+            doc = json.loads(doc)
+        except json.JSONDecodeError as err:
+            raise ValueError(f"position is not valid JSON: {err}") from None
+    if (
+        isinstance(doc, dict)
+        and isinstance(doc.get("variant"), str)
+        and doc["variant"] in classic.CLASSIC_VARIANTS
+    ):
+        return doc
+    return None
+
+
 def _checked(doc: dict | str) -> tuple[dict, GameBatch]:
     """The parsed form of ``doc`` and its game, every check run in the order that
     reports the real problem first: each key, the position as a whole, the card
@@ -72,6 +96,9 @@ def load(doc: dict | str) -> GameBatch:
 
     Raises ``ValueError`` naming the problem if the document is invalid.
     """
+    classic_doc = _classic_doc(doc)
+    if classic_doc is not None:
+        return classic.load(classic_doc)
     return _checked(doc)[1]
 
 
@@ -81,6 +108,9 @@ def canonical(doc: dict | str) -> dict:
     left out), card names upper-cased, hands and other order-free card lists in
     card-type order, groups in group order (``A 4 … K wild``) with their cards in
     type order. ``dump(load(doc)) == canonical(doc)``."""
+    classic_doc = _classic_doc(doc)
+    if classic_doc is not None:
+        return classic.canonical(classic_doc)
     return to_doc(_checked(doc)[0])
 
 
@@ -89,4 +119,6 @@ def dump(games: GameBatch, index: int = 0) -> dict:
     (the canonical form: see :func:`canonical`)."""
     if not 0 <= index < games.batch_size:
         raise IndexError(f"game index {index} outside 0..{games.batch_size - 1}")
+    if games.rules.classic:
+        return classic.dump(games, index)
     return to_doc(from_games(games, index))
