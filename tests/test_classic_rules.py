@@ -234,3 +234,29 @@ def test_observation_shows_no_hidden_card_partners_included(variant):
     assert np.array_equal(games.observe(seats=0), before)
     s.hand[:, 0, :] = np.roll(s.hand[:, 0, :], 4, axis=1)  # a different own hand
     assert not np.array_equal(games.observe(seats=0), before)
+
+
+def test_c2_4_five_players_the_four_active_seats_alternate_sides_in_one_round():
+    """sk 5p: the sitter has no turn; the other four play in a round that alternates the sides."""
+    rules = Rules(variant="sk", num_players=5)
+    games = GameBatch(rules, batch_size=20)
+    games.reset(seed=3)
+    s = games.state
+    sides = rules.sides()
+    for b in range(20):
+        sitter, first = int(s.sitter[b]), int(s.starter[b])
+        assert sitter >= 0 and s.next_seat[b, sitter] == -1
+        round_, q = [first], int(s.next_seat[b, first])
+        while q != first:
+            round_.append(q)
+            q = int(s.next_seat[b, q])
+        assert sorted(round_) == sorted(set(range(5)) - {sitter})
+        assert all(sides[round_[i]] != sides[round_[(i + 1) % 4]] for i in range(4))
+    rng = np.random.default_rng(0)
+    for _ in range(400):
+        mask = games.legal_mask()
+        games.step(np.array([rng.choice(np.flatnonzero(row)) if row.any() else 0 for row in mask]))
+    for b in np.flatnonzero(s.turn >= 8):
+        active = [q for q in range(5) if s.next_seat[b, q] >= 0]
+        played = s.turns_played[b, active]
+        assert played.min() >= 2 and played.max() - played.min() <= 1

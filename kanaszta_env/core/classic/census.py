@@ -42,11 +42,19 @@ def conserved(s, cfg, b: int, scratch: np.ndarray) -> bool:
 
 @njit(cache=True)
 def sides_consistent(s, cfg, b: int) -> bool:
-    """Whether game ``b``'s side-shared state agrees with itself (C2.1): partners have the same
+    """Whether game ``b``'s side-shared state agrees with itself (C2.1): every active seat plays
+    in turn (their turn counts differ by at most one, C2.4); partners have the same
     total and hand score; at a turn's boundary every side's melds are complete (C5.1) within
     the wild limits (C5.2), a side with melds has opened (C11), and no melds lie beyond the
     last side; the pile's wild count matches the pile (C8.3)."""
     players = cfg[CFG_PLAYERS]
+    least, most = 1 << 30, -1
+    for p in range(players):  # every active seat takes its turn in the round (C2.4)
+        if s.next_seat[b, p] >= 0:
+            least = min(least, s.turns_played[b, p])
+            most = max(most, s.turns_played[b, p])
+    if most - least > 1:
+        return False
     for p in range(players):
         for q in range(players):
             if s.side_of[b, p] == s.side_of[b, q] and (

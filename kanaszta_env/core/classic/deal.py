@@ -54,16 +54,21 @@ def _seat_order(s, b: int, players: int) -> None:
     if sit < 0:
         return
     s.next_seat[b, sit] = -1
-    # walk from the first player, always to the next active seat of the other side
-    q = s.starter[b]
-    for _ in range(4):
+    # walk from the first player, always to the next active seat of the other side not yet
+    # placed (two of the trio and the pair alternate), and close the round at the first player
+    first = s.starter[b]
+    q = first
+    placed = 1 << first
+    for _ in range(3):
         nxt = q
         for _ in range(players):
             nxt = (nxt + 1) % players
-            if nxt != sit and s.side_of[b, nxt] != s.side_of[b, q]:
+            if nxt != sit and s.side_of[b, nxt] != s.side_of[b, q] and not placed & (1 << nxt):
                 break
         s.next_seat[b, q] = nxt
+        placed |= 1 << nxt
         q = nxt
+    s.next_seat[b, q] = first
 
 
 @njit(cache=True)
