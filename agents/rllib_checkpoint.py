@@ -4,8 +4,8 @@
 (an ``Algorithm.save_to_path`` folder: the module is read from
 ``learner_group/learner/rl_module/default_policy``), or directly an RLModule
 checkpoint folder. The module (:class:`training.rllib.module.MaskedActorCritic`,
-restored by Ray from the checkpoint's class reference) maps
-``{"observation", "action_mask"}`` to masked logits; the agent plays the
+restored by Ray from the checkpoint's class reference) maps an observation
+followed by its legal-action mask (one vector per decision) to masked logits; the agent plays the
 masked argmax (default) or samples the masked softmax, a whole batch of
 decisions per call. Loading needs ``ray[rllib]`` (``pip install -e ".[ray]"``)
 but no running Ray instance.
@@ -45,7 +45,8 @@ def module_dir(path: str | Path) -> Path:
 
 
 class RLlibAgent(Agent):
-    """Batched masked inference of an RLlib RLModule with a ``{"observation", "action_mask"}`` input.
+    """Batched masked inference of an RLlib RLModule whose input is the observation followed by
+    the legal-action mask (:class:`training.rllib.env.MaskedObservationSpace`).
 
     Args:
         module: the RLModule (torch).
@@ -66,13 +67,8 @@ class RLlibAgent(Agent):
         self.name = name
         self.deterministic = deterministic
         self._gen = torch.Generator().manual_seed(seed)
-        space = getattr(module, "observation_space", None)
-        inner = (
-            space["observation"]
-            if space is not None and "observation" in getattr(space, "spaces", {})
-            else None
-        )
-        self.obs_size = int(inner.shape[0]) if inner is not None else None
+        size = getattr(getattr(module, "observation_space", None), "observation_size", None)
+        self.obs_size = None if size is None else int(size)
 
     def setup(self, rules: Rules) -> None:
         if self.obs_size is not None and observation_size(rules) != self.obs_size:
@@ -86,12 +82,8 @@ class RLlibAgent(Agent):
         """(N, 200) masked logits (a torch tensor)."""
         import torch
 
-        batch = {
-            "obs": {
-                "observation": torch.from_numpy(np.ascontiguousarray(obs, dtype=np.float32)),
-                "action_mask": torch.from_numpy(np.ascontiguousarray(mask, dtype=np.float32)),
-            }
-        }
+        inputs = np.concatenate([np.asarray(obs, np.float32), np.asarray(mask, np.float32)], axis=1)
+        batch = {"obs": torch.from_numpy(inputs)}
         with torch.no_grad():
             return self.module.forward_inference(batch)["action_dist_inputs"]
 

@@ -12,8 +12,10 @@ what a run sustains:
   1 and 2 env runners (each steps its own ``num_envs`` games, so an iteration
   of ``k`` runners trains ``k * num_envs * n_steps`` decisions), the learner in
   the driver process; plus where an iteration's time goes (RLlib's timers:
-  sampling vs learner update; per vectorised env step: env, module
-  inference, connectors, the rest being RLlib's per-game episode bookkeeping).
+  sampling alone (every runner collecting one rollout fragment) vs the rest
+  of an iteration (the learner update, weight sync); per sampling step: the
+  vectorised env step and the module's forward pass timed inside the env
+  runner, the rest being RLlib's connectors and per-game episode bookkeeping).
 
     python benchmarks/bench_rllib.py [--iterations 4] [--runners 1 2] [--skip-local]
 
@@ -79,6 +81,28 @@ def bench_local(config: TrainConfig, iterations: int) -> float:
     return statistics.median(rates)
 
 
+def probe(runner: object, steps: int = 32) -> tuple[float, float]:
+    """Inside an env runner: ms per vectorised env step (random legal actions, drawn outside
+    the timing) and per forward pass of the module on the same batch."""
+    import numpy as np
+
+    env = runner.env.unwrapped  # type: ignore[attr-defined]
+    module = runner.module  # type: ignore[attr-defined]
+    rng = np.random.default_rng(0)
+    obs = env._observe()
+    env_s = module_s = 0.0
+    for _ in range(steps):
+        t0 = time.perf_counter()
+        with torch.no_grad():
+            module.forward_exploration({"obs": torch.from_numpy(obs)})
+        module_s += time.perf_counter() - t0
+        actions = np.argmax(rng.random((env.num_envs, 200)) * obs[:, -200:], axis=1)
+        t0 = time.perf_counter()
+        obs = env.step(actions)[0]
+        env_s += time.perf_counter() - t0
+    return 1000 * env_s / steps, 1000 * module_s / steps
+
+
 def bench_rllib(config: TrainConfig, runners: int, iterations: int, num_cpus: int) -> dict:
     """Median learner decisions/s of RLlib with ``runners`` env runners, and its timers."""
     import ray
@@ -91,24 +115,14 @@ def bench_rllib(config: TrainConfig, runners: int, iterations: int, num_cpus: in
         algo = build_ppo_config(config, RLlibOptions(num_env_runners=runners)).build_algo()
         torch.set_num_threads(1)
         add_snapshot(algo, "self@0", learner_state(algo))
-        rates, seconds_per_iteration, per_step = [], [], []
+        rates, seconds_per_iteration = [], []
         for k in range(iterations + 1):
             t0 = time.perf_counter()
             result = algo.train()
             seconds = time.perf_counter() - t0
-            if not k:
-                continue
-            runner = result["env_runners"]
-            rates.append(runner["num_env_steps_sampled"] / seconds)
-            seconds_per_iteration.append(seconds)
-            per_step.append(
-                (
-                    runner["env_step_timer"],
-                    runner["rlmodule_inference_timer"],
-                    runner["env_to_module_connector"]["connector_pipeline_timer"]
-                    + runner["module_to_env_connector"]["connector_pipeline_timer"],
-                )
-            )
+            if k:  # the first is the warm-up
+                rates.append(result["env_runners"]["num_env_steps_sampled"] / seconds)
+                seconds_per_iteration.append(seconds)
         sampling = []  # the sampling alone: every env runner collects one rollout fragment
         for _ in range(iterations):
             t0 = time.perf_counter()
@@ -116,16 +130,16 @@ def bench_rllib(config: TrainConfig, runners: int, iterations: int, num_cpus: in
                 lambda er: sum(len(e) for e in er.sample()), local_env_runner=runners == 0
             )
             sampling.append(time.perf_counter() - t0)
+        parts = algo.env_runner_group.foreach_env_runner(probe, local_env_runner=runners == 0)
         algo.stop()
     finally:
         ray.shutdown()
     return {
         "rate": statistics.median(rates),
+        "env_ms": statistics.median(p[0] for p in parts),
+        "module_ms": statistics.median(p[1] for p in parts),
         "sampling": statistics.median(sampling),
         "update": statistics.median(seconds_per_iteration) - statistics.median(sampling),
-        "env_ms": 1000 * statistics.median(s[0] for s in per_step),
-        "module_ms": 1000 * statistics.median(s[1] for s in per_step),
-        "connectors_ms": 1000 * statistics.median(s[2] for s in per_step),
         "samples": config.num_envs * config.n_steps * max(1, runners),
     }
 
@@ -152,14 +166,14 @@ def main() -> None:
         print(f"local trainer (MaskablePPO): {rate:,.0f} learner decisions/s")
     for runners in args.runners:
         r = bench_rllib(config, runners, args.iterations, args.num_cpus)
-        step = r["env_ms"] + r["module_ms"] + r["connectors_ms"]
+        step_ms = r["sampling"] * 1000 / config.n_steps
         print(
             f"RLlib, {runners} env runner(s): {r['rate']:,.0f} learner decisions/s "
             f"({r['samples']:,} per iteration: sampling {r['sampling']:.2f} s, learner update and "
-            f"the rest {r['update']:.2f} s; per env step of {config.num_envs} games "
-            f"{r['sampling'] * 1000 / config.n_steps:.1f} ms: env {r['env_ms']:.1f}, module "
-            f"{r['module_ms']:.1f}, connectors {r['connectors_ms']:.1f}, the remaining "
-            f"{r['sampling'] * 1000 / config.n_steps - step:.1f} RLlib's per-game episode bookkeeping)"
+            f"the rest {r['update']:.2f} s; a sampling step of {config.num_envs} games per runner "
+            f"{step_ms:.1f} ms: env {r['env_ms']:.1f}, module forward {r['module_ms']:.1f}, the "
+            f"remaining {step_ms - r['env_ms'] - r['module_ms']:.1f} RLlib's connectors, action "
+            "sampling and per-game episode bookkeeping)"
         )
 
 

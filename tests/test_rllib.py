@@ -56,19 +56,19 @@ def test_env_resets_on_the_step_after_a_hand_ends() -> None:
     rng = np.random.default_rng(0)
     ended_once = False
     for _ in range(3000):
-        mask = obs["action_mask"] > 0
+        mask = obs[:, -200:] > 0
         actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in mask])
         was_done = env._pending.copy()
         obs, rewards, terminated, truncated, _ = env.step(actions)
         done = terminated | truncated
         assert not done[was_done].any() and (rewards[was_done] == 0).all()
-        assert (obs["action_mask"][was_done].sum(axis=1) > 0).all()  # a new hand to play
-        assert (obs["action_mask"][done].sum(axis=1) == 0).all()  # the finished hand's last view
+        assert (obs[was_done, -200:].sum(axis=1) > 0).all()  # a new hand to play
+        assert (obs[done, -200:].sum(axis=1) == 0).all()  # the finished hand's last view
         ended_once |= bool(done.any())
         if ended_once and was_done.any():
             break
     assert ended_once
-    assert obs["observation"].dtype == np.float32 and env.observation_space.contains(obs)
+    assert obs.dtype == np.float32 and env.observation_space.contains(obs)
 
 
 def test_module_masks_illegal_actions() -> None:
@@ -82,16 +82,12 @@ def test_module_masks_illegal_actions() -> None:
     module = MaskedActorCritic(
         observation_space=space, action_space=spaces.Discrete(200), model_config={"net_arch": [16]}
     )
-    sample = [space.sample() for _ in range(5)]
+    sample = np.stack([space.sample() for _ in range(5)])
     mask = np.zeros((5, 200), dtype=np.float32)
     mask[np.arange(5), [3, 10, 50, 199, 0]] = 1
     mask[0, 7] = 1
-    batch = {
-        "obs": {
-            "observation": torch.tensor(np.stack([s["observation"] for s in sample])),
-            "action_mask": torch.tensor(mask),
-        }
-    }
+    sample[:, -200:] = mask
+    batch = {"obs": torch.tensor(sample)}
     logits = module.forward_inference(batch)["action_dist_inputs"]
     probs = torch.softmax(logits, dim=1).detach().numpy()
     assert np.isfinite(logits.detach().numpy()).all()

@@ -10,8 +10,12 @@ the learner, and a step is one compiled engine call per slot, not one Python
 object per game. An RLlib env runner gets it through the ``vector_entry_point``
 of :func:`register` (``gym_env_vectorize_mode="vector_entry_point"``).
 
-Observations are ``{"observation": (D,) float32, "action_mask": (200,) float32}``
-(the mask applied by :mod:`training.rllib.module`). Rewards are those of the
+Observations are one float32 vector per game: the encoded view ``(D,)`` followed
+by its legal-action mask ``(200,)`` (:class:`MaskedObservationSpace`; the mask is
+applied by :mod:`training.rllib.module`). One flat array rather than a ``Dict``
+of two: RLlib's env runner handles every game's observation per step in
+Python (episode bookkeeping), and a dict doubles that work (measured with
+``benchmarks/bench_rllib.py``). Rewards are those of the
 local trainer: the hand-score difference times ``reward_scale``, ``±win_bonus``
 for a hand won or lost, minus ``step_cost``, plus the potential-based shaping
 of :mod:`training.shaping`; a turn-limit truncation ends the episode as a
@@ -48,14 +52,27 @@ ENV_NAME = "kanaszta-pool-vector-v0"
 RUNNER_SEED_STRIDE = 2**32
 
 
-def observation_space(rules: Rules) -> spaces.Dict:
-    """One learner observation: the encoded view and its legal-action mask."""
-    return spaces.Dict(
-        {
-            "observation": ObservationSpace(rules),
-            "action_mask": spaces.Box(0.0, 1.0, (NUM_ACTIONS,), np.float32),
-        }
-    )
+class MaskedObservationSpace(spaces.Box):
+    """One learner observation: the encoded view (:class:`~kanaszta_env.encoding.ObservationSpace`
+    of ``rules``) followed by its legal-action mask (``NUM_ACTIONS`` values, 1 = legal), one
+    float32 vector. It declares ``rules`` and ``observation_size`` (where the mask starts)."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        inner = ObservationSpace(rules)
+        self.observation_size = int(inner.shape[0])
+        low = np.concatenate([inner.low, np.zeros(NUM_ACTIONS, np.float32)])
+        high = np.concatenate([inner.high, np.ones(NUM_ACTIONS, np.float32)])
+        super().__init__(low, high, dtype=np.float32)
+
+    def inner(self) -> ObservationSpace:
+        """The space of the encoded view alone."""
+        return ObservationSpace(self.rules)
+
+
+def observation_space(rules: Rules) -> MaskedObservationSpace:
+    """One learner observation: the encoded view and its legal-action mask in one vector."""
+    return MaskedObservationSpace(rules)
 
 
 class PoolVectorEnv(gym.vector.VectorEnv):
@@ -101,6 +118,7 @@ class PoolVectorEnv(gym.vector.VectorEnv):
         self.rules = rules
         self.pool = pool
         self.single_observation_space = observation_space(rules)
+        self.obs_size = self.single_observation_space.observation_size
         self.single_action_space = spaces.Discrete(NUM_ACTIONS)
         self.observation_space = gym.vector.utils.batch_space(self.single_observation_space, num_envs)
         self.action_space = gym.vector.utils.batch_space(self.single_action_space, num_envs)
@@ -168,7 +186,7 @@ class PoolVectorEnv(gym.vector.VectorEnv):
             self.hands[k][which] += np.uint64(1)
         return seeds
 
-    def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[dict, dict]:
+    def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
         if seed is not None:  # RLlib's env runner w passes the config's seed + w
             self.base_seed = TRAIN_SEED_OFFSET + int(seed) * RUNNER_SEED_STRIDE
             self.hands = [np.zeros_like(h) for h in self.hands]
@@ -178,16 +196,18 @@ class PoolVectorEnv(gym.vector.VectorEnv):
             games.reset(seed=self._seeds(k))
         self._pending[:] = False
         obs = self._observe()
-        self._phi = self.potential(obs["observation"]) if self.shaping else np.zeros(self.num_envs)
+        self._phi = self.potential(obs[:, : self.obs_size]) if self.shaping else np.zeros(self.num_envs)
         return obs, {}
 
-    def _observe(self) -> dict[str, np.ndarray]:
-        return {
-            "observation": np.concatenate([g.observe() for g in self.batches]).astype(np.float32, copy=True),
-            "action_mask": np.concatenate([g.legal_mask() for g in self.batches]).astype(np.float32),
-        }
+    def _observe(self) -> np.ndarray:
+        out = np.empty((self.num_envs, self.obs_size + NUM_ACTIONS), dtype=np.float32)
+        for k, games in enumerate(self.batches):
+            lo, hi = self.bounds[k], self.bounds[k + 1]
+            out[lo:hi, : self.obs_size] = games.observe()
+            out[lo:hi, self.obs_size :] = games.legal_mask()
+        return out
 
-    def step(self, actions: np.ndarray) -> tuple[dict, np.ndarray, np.ndarray, np.ndarray, dict]:
+    def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict]:
         actions = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
         pending = self._pending
         rewards = np.zeros(self.num_envs)
@@ -207,7 +227,7 @@ class PoolVectorEnv(gym.vector.VectorEnv):
         rewards = rewards + self.win_bonus * won - self.step_cost
         rewards[pending] = 0.0
         if self.shaping:
-            phi = self.potential(obs["observation"])
+            phi = self.potential(obs[:, : self.obs_size])
             following = np.where(dones, 0.0, phi)
             shaped = self.shaping * (self.gamma * following - self._phi)
             rewards += np.where(pending, 0.0, shaped)

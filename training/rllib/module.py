@@ -1,6 +1,8 @@
 """The masked actor-critic RLModule of the RLlib backend (RLlib's new API stack, torch).
 
-Input: the ``{"observation", "action_mask"}`` dict of :mod:`training.rllib.env`.
+Input: the observation-and-mask vectors of :mod:`training.rllib.env`
+(:class:`~training.rllib.env.MaskedObservationSpace`: the encoded view, then
+the 200 legal-action flags).
 The observation goes through the count features of :mod:`training.features`
 (the same input as the local trainer's network), then two separate MLPs of
 ``net_arch`` (policy and value, as the local trainer's ``net_arch``); the
@@ -41,8 +43,8 @@ class MaskedActorCritic(TorchRLModule, ValueFunctionAPI):
     def setup(self) -> None:
         cfg = self.model_config or {}
         arch = [int(n) for n in cfg.get("net_arch", [128, 128])]
-        obs_space = self.observation_space["observation"]
-        size = int(obs_space.shape[0])
+        size = int(self.observation_space.observation_size)
+        obs_space = self.observation_space.inner()
         if cfg.get("count_features", True):
             self.features: nn.Module = CountFeatures(obs_space)
             width = int(self.features.features_dim)
@@ -54,8 +56,8 @@ class MaskedActorCritic(TorchRLModule, ValueFunctionAPI):
         self.observation_size = size
 
     def _inputs(self, batch: dict[str, Any]) -> tuple[torch.Tensor, torch.Tensor]:
-        obs = batch[Columns.OBS]
-        return self.features(obs["observation"].float()), obs["action_mask"]
+        obs = batch[Columns.OBS].float()
+        return self.features(obs[:, : self.observation_size]), obs[:, self.observation_size :]
 
     def masked_logits(self, x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
         return self.pi(x) + torch.clamp(torch.log(mask.float()), min=FLOAT_MIN)
