@@ -13,9 +13,8 @@ of :func:`register` (``gym_env_vectorize_mode="vector_entry_point"``).
 Observations are one float32 vector per game: the encoded view ``(D,)`` followed
 by its legal-action mask ``(200,)`` (:class:`MaskedObservationSpace`; the mask is
 applied by :mod:`training.rllib.module`). One flat array rather than a ``Dict``
-of two: RLlib's env runner handles every game's observation per step in
-Python (episode bookkeeping), and a dict doubles that work (measured with
-``benchmarks/bench_rllib.py``). Rewards are those of the
+of two: one array per step through RLlib's connectors and episodes (the
+benchmark showed no clear difference between the two on this machine). Rewards are those of the
 local trainer: the hand-score difference times ``reward_scale``, ``±win_bonus``
 for a hand won or lost, minus ``step_cost``, plus the potential-based shaping
 of :mod:`training.shaping`; a turn-limit truncation ends the episode as a
