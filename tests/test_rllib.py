@@ -132,3 +132,35 @@ def test_train_two_iterations_reload_play_and_resume(tmp_path: Path) -> None:
         assert again.timesteps == 3 * per_iteration
     finally:
         ray.shutdown()
+
+
+def test_cli_checks_rllib_arguments_before_starting_ray(capsys, tmp_path: Path) -> None:
+    from kanaszta_env.cli import main
+
+    run = tmp_path / "run"
+    code = main(["train", "--backend", "rllib", "--resume", str(tmp_path), "--run-dir", str(run)])
+    assert code == 2 and "no RLlib checkpoint folder" in capsys.readouterr().err
+    assert main(["eval", f"rllib:{tmp_path / 'none'}", "--bots", "random", "--hands", "2"]) == 2
+    assert "no checkpoint at" in capsys.readouterr().err
+    assert not run.exists()
+
+
+def test_rllib_options_come_from_the_toml_table_and_flags(tmp_path: Path) -> None:
+    import argparse
+
+    from training.config import add_arguments, parse_config
+    from training.rllib.options import add_arguments as add_rllib_arguments
+    from training.rllib.options import parse_options
+
+    path = tmp_path / "run.toml"
+    path.write_text("num_envs = 32\n[rllib]\nnum_env_runners = 3\naddress = 'auto'\n", encoding="utf-8")
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    add_rllib_arguments(parser)
+    args = parser.parse_args(["--config", str(path), "--backend", "rllib", "--num-learners", "2"])
+    assert parse_config(args).num_envs == 32
+    options = parse_options(args)
+    assert (options.num_env_runners, options.num_learners, options.address) == (3, 2, "auto")
+    path.write_text("[rllib]\nnum_runners = 3\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="num_runners"):
+        parse_options(parser.parse_args(["--config", str(path)]))
