@@ -34,7 +34,7 @@ MODULE_DIRS = (
 
 def module_dir(path: str | Path) -> Path:
     """The RLModule folder of a checkpoint folder; ``ValueError`` if there is none."""
-    root = Path(path)
+    root = Path(path).resolve()  # Ray reads a relative path as a URI without a scheme
     if not root.is_dir():
         raise ValueError(f"no RLlib checkpoint folder at {str(path)!r}")
     for sub in MODULE_DIRS:

@@ -100,7 +100,7 @@ def run_rllib(args: argparse.Namespace) -> int:
         raise UsageError(f"--backend rllib needs ray[rllib]: pip install -e '.[ray]' ({error})") from None
     from .train import summary
 
-    print(summary(train_rllib(config, options)))
+    print(summary(train_rllib(config, options), best="best"))
     return 0
 
 
