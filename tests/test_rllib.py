@@ -102,7 +102,7 @@ def test_registry_refuses_a_missing_rllib_checkpoint(tmp_path: Path) -> None:
         make_agent(f"rllib:{tmp_path}")
 
 
-def test_train_two_iterations_reload_play_and_resume(tmp_path: Path) -> None:
+def test_train_two_iterations_reload_play_and_resume(tmp_path: Path, monkeypatch) -> None:
     import ray
 
     from training.rllib.train import train_rllib
@@ -120,7 +120,8 @@ def test_train_two_iterations_reload_play_and_resume(tmp_path: Path) -> None:
         for name in ("config.json", "rllib.json", "final", "latest"):
             assert (run / name).exists()
 
-        agent = make_agent(f"rllib:{run / 'final'}")
+        monkeypatch.chdir(tmp_path)  # a relative folder, as on the command line
+        agent = make_agent("rllib:run/final")
         rules = Rules()
         outcome = play_batch(rules, [agent, RandomBot()], np.array([[0, 1], [1, 0]]), [11, 12])
         assert outcome.decisions[0, 0] > 0 and outcome.decisions[1, 1] > 0  # it played both hands
