@@ -48,6 +48,18 @@ TINY = dict(
 )
 
 
+def test_the_quick_start_imports_no_ray() -> None:
+    """Ray is an optional extra: the package, the bots, the registry and the training CLI load without it."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, kanaszta_env, agents.registry, training, training.cli, training.config\n"
+        "assert not [m for m in sys.modules if m == 'ray' or m.startswith('ray.')]"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).resolve().parents[1])
+
+
 def test_env_resets_on_the_step_after_a_hand_ends() -> None:
     """gymnasium's NEXT_STEP autoreset, as RLlib's env runner expects: the step that ends a
     hand returns its last observation (no legal action) and the next one deals a new hand."""
