@@ -23,7 +23,8 @@ ROOT = Path(__file__).resolve().parents[1]
 FORBIDDEN = {
     "kanaszta_env/core": ("kanaszta_env.engine", "kanaszta_env.envs", "agents", "training", "webapp", "ray"),
     "kanaszta_env/engine": ("kanaszta_env.envs", "agents", "training", "webapp", "ray"),
-    "kanaszta_env/position": ("kanaszta_env.envs", "agents", "training", "webapp", "ray"),  # beside the engine
+    # the position package sits beside the engine
+    "kanaszta_env/position": ("kanaszta_env.envs", "agents", "training", "webapp", "ray"),
     "kanaszta_env/envs": ("kanaszta_env.core", "training", "webapp", "ray"),
     "agents": (
         "kanaszta_env.core",
