@@ -1,5 +1,5 @@
-"""Agents by name: ``"greedy"``, ``"search:samples=24,horizon=8"``, or a path to
-a trained policy checkpoint."""
+"""Agents by name: ``"greedy"``, ``"search:samples=24,horizon=8"``, a path to
+a trained policy checkpoint, or ``"rllib:PATH"`` (an RLlib checkpoint folder)."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from .random_bot import RandomBot
 from .search import SearchBot
 
 BOT_NAMES = ("random", "greedy", "heuristic", "search")
+RLLIB_PREFIX = "rllib:"  # make_agent("rllib:runs/x/final"): an RLlib checkpoint folder
 _SEARCH_OPTIONS = {"samples": int, "horizon": int, "max_discards": int, "hand_weight": float, "prior": float,
                    "modes": int, "z": float, "seed": int}  # fmt: skip
 
@@ -45,11 +46,17 @@ def make_agent(spec: str, rules: Rules | None = None, seed: int = 0) -> Agent:
       options after a colon: ``heuristic:min_left=8``, ``search:samples=24,horizon=8``
       (``HeuristicBot`` weights, ``SearchBot`` arguments);
     * a path to a ``.zip`` checkpoint of a maskable PPO policy
-      (``sb3_contrib.MaskablePPO``), played greedily.
+      (``sb3_contrib.MaskablePPO``), played greedily;
+    * ``rllib:PATH``, a checkpoint folder of ``kanaszta train --backend rllib``
+      (:mod:`agents.rllib_checkpoint`, needs ``ray[rllib]``), played greedily.
 
     The agent's ``name`` is ``spec``.
     """
     rules = rules or Rules()
+    if spec.startswith(RLLIB_PREFIX):
+        from .rllib_checkpoint import load_rllib_checkpoint
+
+        return load_rllib_checkpoint(spec[len(RLLIB_PREFIX) :], name=spec)
     head, _, rest = spec.partition(":")
     opts = _options(rest, spec)
     if head in BOT_NAMES and rules.classic:
@@ -87,7 +94,7 @@ def make_agent(spec: str, rules: Rules | None = None, seed: int = 0) -> Agent:
         return load_checkpoint(path)
     raise ValueError(
         f"unknown agent {spec!r}: use one of {', '.join(BOT_NAMES)} (with options as name:key=value,...) "
-        "or a path to a .zip checkpoint"
+        "or a path to a .zip checkpoint, or rllib:PATH (an RLlib checkpoint folder)"
     )
 
 

@@ -3,7 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python -m pip install --quiet "torch==2.13.0"   # CPU build; an unpinned torch pulls GBs of CUDA
-python -m pip install --quiet -e ".[rl,test,web]"
+python -m pip install --quiet -e ".[rl,test,web,ray]"
 # The browser tests of `kanaszta serve` drive the system's Chromium (never a downloaded one).
 if ! command -v chromedriver >/dev/null || ! { command -v chromium || command -v chromium-browser; } >/dev/null; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then

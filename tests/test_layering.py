@@ -5,7 +5,9 @@
   benchmarks) imports ``kanaszta_env.core``: the engine's public API and its
   compiled API (``kanaszta_env.engine.compiled``) are the way in;
 * no layer imports a layer above it at module level (``webapp``, the browser app,
-  sits beside ``agents`` and uses it).
+  sits beside ``agents`` and uses it);
+* the rules package never imports Ray (the optional ``ray`` extra: only
+  ``training.rllib`` and ``agents.rllib_checkpoint`` use it, see ``tests/test_rllib.py``).
 """
 
 from __future__ import annotations
@@ -19,10 +21,11 @@ ROOT = Path(__file__).resolve().parents[1]
 
 #: package folder -> top-level modules it must not import (absolute dotted prefixes)
 FORBIDDEN = {
-    "kanaszta_env/core": ("kanaszta_env.engine", "kanaszta_env.envs", "agents", "training", "webapp"),
-    "kanaszta_env/engine": ("kanaszta_env.envs", "agents", "training", "webapp"),
-    "kanaszta_env/position": ("kanaszta_env.envs", "agents", "training", "webapp"),  # beside the engine
-    "kanaszta_env/envs": ("kanaszta_env.core", "training", "webapp"),
+    "kanaszta_env/core": ("kanaszta_env.engine", "kanaszta_env.envs", "agents", "training", "webapp", "ray"),
+    "kanaszta_env/engine": ("kanaszta_env.envs", "agents", "training", "webapp", "ray"),
+    # the position package sits beside the engine
+    "kanaszta_env/position": ("kanaszta_env.envs", "agents", "training", "webapp", "ray"),
+    "kanaszta_env/envs": ("kanaszta_env.core", "training", "webapp", "ray"),
     "agents": (
         "kanaszta_env.core",
         "kanaszta_env.envs.gym_env",

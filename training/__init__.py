@@ -5,7 +5,9 @@
 * :mod:`training.opponents` — the opponent pool (bots and learner snapshots);
 * :mod:`training.shaping` — potential-based reward shaping;
 * :mod:`training.policy` — :func:`load_policy`: a checkpoint as an agent;
-* :mod:`training.evaluate` — matches, reports and ``kanaszta eval``.
+* :mod:`training.evaluate` — matches, reports and ``kanaszta eval``;
+* :mod:`training.rllib` — the same training on Ray RLlib (``kanaszta train --backend rllib``,
+  the optional ``ray`` extra; ``docs/rllib.md``).
 
 Heavy modules (torch, stable-baselines3) load on first use.
 """

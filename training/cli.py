@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from kanaszta_env.cli import bounded_int, new_parser, non_negative_int, positive_int, run_cli
 
 from .config import add_arguments, parse_config
+from .rllib.options import add_arguments as add_rllib_arguments
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -20,9 +21,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     train = subparsers.add_parser(
         "train",
         help="train a MaskablePPO agent by self-play",
-        description="Train a MaskablePPO agent by self-play against a pool of bots and snapshots.",
+        description="Train a MaskablePPO agent by self-play against a pool of bots and snapshots "
+        "(--backend rllib: PPO on Ray RLlib, on this machine or a cluster; see docs/rllib.md).",
     )
     add_arguments(train)
+    add_rllib_arguments(train)
     train.set_defaults(func=run)
     ev = subparsers.add_parser(
         "eval",
@@ -31,7 +34,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "win rates (95% intervals) and Elo ratings.",
     )
     ev.add_argument(
-        "checkpoints", nargs="+", help="MaskablePPO checkpoints (.zip) written by `kanaszta train`"
+        "checkpoints",
+        nargs="+",
+        help="MaskablePPO checkpoints (.zip) written by `kanaszta train`, or rllib:FOLDER "
+        "(a checkpoint of `kanaszta train --backend rllib`)",
     )
     ev.add_argument(
         "--bots", default="random,greedy,heuristic", help="comma-separated bot names (default: %(default)s)"
@@ -58,6 +64,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the ``train`` or ``eval`` command of parsed ``args``."""
+    if args.command == "train" and getattr(args, "backend", "local") == "rllib":
+        return run_rllib(args)
     if args.command == "train":
         config = parse_config(args)  # validated before the heavy imports and before anything is written
         from .train import summary, train
@@ -67,6 +75,33 @@ def run(args: argparse.Namespace) -> int:
     from .evaluate import run_eval
 
     return run_eval(args)
+
+
+def run_rllib(args: argparse.Namespace) -> int:
+    """``kanaszta train --backend rllib``: the same config, trained on Ray RLlib."""
+    from pathlib import Path
+
+    from kanaszta_env.cli import UsageError
+
+    from .rllib.options import parse_options
+
+    resume, args.resume = args.resume, None  # an RLlib checkpoint is a folder, not a .zip
+    config = parse_config(args)
+    options = parse_options(args)
+    if resume is None and config.resume:
+        resume, config.resume = config.resume, ""
+    if resume:
+        if not (Path(resume) / "algorithm_state.pkl").is_file():
+            raise UsageError(f"--resume: no RLlib checkpoint folder at {resume!r}")
+        config.resume = resume
+    try:
+        from .rllib.train import train_rllib
+    except ImportError as error:
+        raise UsageError(f"--backend rllib needs ray[rllib]: pip install -e '.[ray]' ({error})") from None
+    from .train import summary
+
+    print(summary(train_rllib(config, options), best="best"))
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -331,6 +331,8 @@ def load_toml(path: str | Path) -> dict[str, Any]:
         except tomllib.TOMLDecodeError as error:
             raise ValueError(f"{path} is not valid TOML: {error}") from None
     values = doc.get("train", doc)
+    if values is doc:  # the [rllib] table belongs to training.rllib.options
+        values = {k: v for k, v in doc.items() if k != "rllib"}
     if not isinstance(values, dict):
         raise ValueError(f"{path}: [train] must be a table of field = value lines")
     known = {f.name for f in dataclasses.fields(TrainConfig)}

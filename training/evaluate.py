@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from agents.base import Agent
+from agents.registry import RLLIB_PREFIX
 from agents.tournament import format_table, play_pair, round_robin, write_outputs
 from kanaszta_env import Rules
 from kanaszta_env.cli import UsageError
@@ -149,12 +150,22 @@ def run_eval(args: argparse.Namespace) -> int:
         raise UsageError("a tournament needs at least two agents: give more checkpoints or --bots")
     # the cheap checks first: bad bot names and missing files fail before any checkpoint is loaded
     players: dict[str, Agent] = {name: make_bot(name, rules, seed=args.seed) for name in bots}
-    missing = [path for path in args.checkpoints if not Path(path).is_file()]
+    rllib = [path for path in args.checkpoints if path.startswith(RLLIB_PREFIX)]
+    missing = [path for path in args.checkpoints if path not in rllib and not Path(path).is_file()]
+    missing += [path for path in rllib if not Path(path[len(RLLIB_PREFIX) :]).is_dir()]
     if missing:
         raise UsageError(f"no checkpoint at {', '.join(missing)}")
     agents: dict[str, Agent] = {}
     for path in args.checkpoints:
-        agent = load_policy(path, deterministic=not args.stochastic)
+        if path in rllib:  # an RLlib checkpoint folder (agents.rllib_checkpoint)
+            from agents.rllib_checkpoint import load_rllib_checkpoint
+
+            try:
+                agent = load_rllib_checkpoint(path[len(RLLIB_PREFIX) :], path, not args.stochastic)
+            except ValueError as error:
+                raise UsageError(str(error)) from None
+        else:
+            agent = load_policy(path, deterministic=not args.stochastic)
         agents[agent.name] = agent
     agents.update(players)
     deals = args.hands // 2

@@ -346,8 +346,8 @@ def train(config: TrainConfig) -> TrainResult:
     )
 
 
-def summary(result: TrainResult) -> str:
-    """Human-readable lines about a finished run."""
+def summary(result: TrainResult, best: str = "best.zip") -> str:
+    """Human-readable lines about a finished run (``best``: the best checkpoint's name in the run folder)."""
     lines = [
         f"model at {result.timesteps:,} learner decisions; this run: {result.seconds / 60:.1f} min, "
         f"{result.steps_per_second:,.0f} steps/s (updates and evaluations included)",
@@ -358,7 +358,7 @@ def summary(result: TrainResult) -> str:
         row = json.loads(best.read_text(encoding="utf-8"))
         lines.append(
             f"best periodic evaluation: {row['mean_diff']:+.1f} against {row['bot']} at step {row['step']:,} "
-            f"({row['hands']} hands) -> {result.run_dir / 'best.zip'} (judge it on new deals: kanaszta eval)"
+            f"({row['hands']} hands) -> {result.run_dir / best} (judge it on new deals: kanaszta eval)"
         )
     if result.report:
         lines.append(result.report["text"])

@@ -1,0 +1,179 @@
+"""The RLlib backend (issue 16): its env, its masked module, and a tiny run on a local Ray instance.
+
+The run test starts Ray with 2 CPUs, trains two iterations of a tiny budget with
+one env runner (a league with bots and snapshots), saves, reloads the
+checkpoint as an agent through ``agents.registry`` and plays hands with it,
+then resumes the run for one more iteration.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from importlib.util import find_spec
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from agents.base import play_batch
+from agents.random_bot import RandomBot
+from agents.registry import make_agent
+from kanaszta_env import Rules
+from training.config import TrainConfig
+from training.rllib.env import make_env
+from training.rllib.options import RLlibOptions
+
+if find_spec("ray") is None:  # scripts/test.sh installs the ray extra: in CI this test never skips
+    if os.environ.get("CI"):
+        raise ImportError("the RLlib tests need ray[rllib]: pip install -e '.[ray]'")
+    pytest.skip("ray[rllib] is not installed (pip install -e '.[ray]')", allow_module_level=True)
+
+TINY = dict(
+    num_envs=8,
+    n_steps=16,
+    batch_size=64,
+    n_epochs=1,
+    opponent_slots=2,
+    opponents="random:1,greedy:1,self:1",
+    snapshot_every=128,
+    eval_every=0,
+    final_eval_hands=0,
+    checkpoint_every=0,
+    progress_bar=False,
+    tensorboard=False,
+    warm_start="",
+    net_arch=[32],
+)
+
+
+def test_the_quick_start_imports_no_ray() -> None:
+    """Ray is an optional extra: the package, the bots, the registry and the training CLI load without it."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, kanaszta_env, agents.registry, training, training.cli, training.config\n"
+        "assert not [m for m in sys.modules if m == 'ray' or m.startswith('ray.')]"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).resolve().parents[1])
+
+
+def test_env_resets_on_the_step_after_a_hand_ends() -> None:
+    """gymnasium's NEXT_STEP autoreset, as RLlib's env runner expects: the step that ends a
+    hand returns its last observation (no legal action) and the next one deals a new hand."""
+    env = make_env({"train": TrainConfig(**TINY).to_dict(), "num_envs": 6})
+    obs, _ = env.reset(seed=5)
+    rng = np.random.default_rng(0)
+    ended_once = False
+    for _ in range(3000):
+        mask = obs[:, -200:] > 0
+        actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in mask])
+        was_done = env._pending.copy()
+        obs, rewards, terminated, truncated, _ = env.step(actions)
+        done = terminated | truncated
+        assert not done[was_done].any() and (rewards[was_done] == 0).all()
+        assert (obs[was_done, -200:].sum(axis=1) > 0).all()  # a new hand to play
+        assert (obs[done, -200:].sum(axis=1) == 0).all()  # the finished hand's last view
+        ended_once |= bool(done.any())
+        if ended_once and was_done.any():
+            break
+    assert ended_once
+    assert obs.dtype == np.float32 and env.observation_space.contains(obs)
+
+
+def test_module_masks_illegal_actions() -> None:
+    from gymnasium import spaces
+
+    from training.rllib.env import observation_space
+    from training.rllib.module import MaskedActorCritic
+
+    rules = Rules()
+    space = observation_space(rules)
+    module = MaskedActorCritic(
+        observation_space=space, action_space=spaces.Discrete(200), model_config={"net_arch": [16]}
+    )
+    sample = np.stack([space.sample() for _ in range(5)])
+    mask = np.zeros((5, 200), dtype=np.float32)
+    mask[np.arange(5), [3, 10, 50, 199, 0]] = 1
+    mask[0, 7] = 1
+    sample[:, -200:] = mask
+    batch = {"obs": torch.tensor(sample)}
+    logits = module.forward_inference(batch)["action_dist_inputs"]
+    probs = torch.softmax(logits, dim=1).detach().numpy()
+    assert np.isfinite(logits.detach().numpy()).all()
+    assert probs[mask == 0].max() < 1e-30
+    assert module.compute_values(batch).shape == (5,)
+
+
+def test_registry_refuses_a_missing_rllib_checkpoint(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="no RLlib checkpoint"):
+        make_agent(f"rllib:{tmp_path / 'none'}")
+    with pytest.raises(ValueError, match="RLModule"):
+        make_agent(f"rllib:{tmp_path}")
+
+
+def test_train_two_iterations_reload_play_and_resume(tmp_path: Path, monkeypatch) -> None:
+    import ray
+
+    from training.rllib.train import train_rllib
+
+    run = tmp_path / "run"
+    options = RLlibOptions(num_cpus=2, num_env_runners=1)
+    per_iteration = TINY["num_envs"] * TINY["n_steps"]
+    config = TrainConfig(run_dir=str(run), total_timesteps=2 * per_iteration, **TINY)
+    try:
+        result = train_rllib(config, options)
+        assert result.timesteps == 2 * per_iteration
+        lines = (run / "progress.jsonl").read_text().splitlines()
+        assert len(lines) == 2 and json.loads(lines[-1])["step"] == 2 * per_iteration
+        assert len(list((run / "snapshots").glob("*.npz"))) == 2  # at 0 and at 128 decisions
+        for name in ("config.json", "rllib.json", "final", "latest"):
+            assert (run / name).exists()
+
+        monkeypatch.chdir(tmp_path)  # a relative folder, as on the command line
+        agent = make_agent("rllib:run/final")
+        rules = Rules()
+        outcome = play_batch(rules, [agent, RandomBot()], np.array([[0, 1], [1, 0]]), [11, 12])
+        assert outcome.decisions[0, 0] > 0 and outcome.decisions[1, 1] > 0  # it played both hands
+
+        resumed = TrainConfig(
+            run_dir=str(run), total_timesteps=3 * per_iteration, resume=str(run / "latest"), **TINY
+        )
+        again = train_rllib(resumed, options)
+        assert again.timesteps == 3 * per_iteration
+    finally:
+        ray.shutdown()
+
+
+def test_cli_checks_rllib_arguments_before_starting_ray(capsys, tmp_path: Path) -> None:
+    from kanaszta_env.cli import main
+
+    run = tmp_path / "run"
+    code = main(["train", "--backend", "rllib", "--resume", str(tmp_path), "--run-dir", str(run)])
+    assert code == 2 and "no RLlib checkpoint folder" in capsys.readouterr().err
+    assert main(["eval", f"rllib:{tmp_path / 'none'}", "--bots", "random", "--hands", "2"]) == 2
+    assert "no checkpoint at" in capsys.readouterr().err
+    assert not run.exists()
+
+
+def test_rllib_options_come_from_the_toml_table_and_flags(tmp_path: Path) -> None:
+    import argparse
+
+    from training.config import add_arguments, parse_config
+    from training.rllib.options import add_arguments as add_rllib_arguments
+    from training.rllib.options import parse_options
+
+    path = tmp_path / "run.toml"
+    path.write_text("num_envs = 32\n[rllib]\nnum_env_runners = 3\naddress = 'auto'\n", encoding="utf-8")
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    add_rllib_arguments(parser)
+    args = parser.parse_args(["--config", str(path), "--backend", "rllib", "--num-learners", "2"])
+    assert parse_config(args).num_envs == 32
+    options = parse_options(args)
+    assert (options.num_env_runners, options.num_learners, options.address) == (3, 2, "auto")
+    path.write_text("[rllib]\nnum_runners = 3\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="num_runners"):
+        parse_options(parser.parse_args(["--config", str(path)]))

@@ -1,0 +1,292 @@
+"""The training environment RLlib's env runners step: one vectorised env over the batched engine.
+
+:class:`PoolVectorEnv` is a :class:`gymnasium.vector.VectorEnv` of ``num_envs``
+games held in a few :class:`~kanaszta_env.engine.GameBatch` es (the *slots*). In
+every game the learner's seat is ``"external"`` (its actions come from RLlib);
+the other seats are played inside the step by the slot's opponent, drawn from
+an :class:`~training.opponents.OpponentPool` (bots and frozen snapshots of the
+learner) — so from RLlib's side this is a single-agent env whose "agent" is
+the learner, and a step is one compiled engine call per slot, not one Python
+object per game. An RLlib env runner gets it through the ``vector_entry_point``
+of :func:`register` (``gym_env_vectorize_mode="vector_entry_point"``).
+
+Observations are one float32 vector per game: the encoded view ``(D,)`` followed
+by its legal-action mask ``(200,)`` (:class:`MaskedObservationSpace`; the mask is
+applied by :mod:`training.rllib.module`). One flat array rather than a ``Dict``
+of two: one array per step through RLlib's connectors and episodes (the
+benchmark showed no clear difference between the two on this machine). Rewards are those of the
+local trainer: the hand-score difference times ``reward_scale``, ``±win_bonus``
+for a hand won or lost, minus ``step_cost``, plus the potential-based shaping
+of :mod:`training.shaping`; a turn-limit truncation ends the episode as a
+termination unless ``bootstrap_truncation`` (as in :class:`training.shaping.ShapedReward`).
+
+Autoreset follows gymnasium's ``NEXT_STEP`` mode, which RLlib's
+``SingleAgentEnvRunner`` expects: the step that ends a hand returns the
+learner's last observation of it; the next step ignores that game's action,
+deals it again and returns the first observation of the new hand (reward 0).
+
+Deals: game ``i`` of slot ``k`` reset with seed ``s`` (RLlib: the config's seed
+plus the env runner's index) plays the seeds
+``TRAIN_SEED_OFFSET + s * 2**32 + k * SLOT_SEED_STRIDE + i + j * n`` for its
+``j``-th hand (``n`` the slot's games): never the evaluation deals.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from kanaszta_env import GameBatch, Rules
+from kanaszta_env.actions import NUM_ACTIONS
+from kanaszta_env.encoding import ObservationSpace
+from kanaszta_env.engine import ENDED_TERMINATED, ENDED_TRUNCATED
+
+from ..opponents import SLOT_SEED_STRIDE, TRAIN_SEED_OFFSET, OpponentPool, SlotOpponent
+from ..shaping import ScoreEstimate
+
+ENV_NAME = "kanaszta-pool-vector-v0"
+RUNNER_SEED_STRIDE = 2**32
+
+
+class MaskedObservationSpace(spaces.Box):
+    """One learner observation: the encoded view (:class:`~kanaszta_env.encoding.ObservationSpace`
+    of ``rules``) followed by its legal-action mask (``NUM_ACTIONS`` values, 1 = legal), one
+    float32 vector. It declares ``rules`` and ``observation_size`` (where the mask starts)."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        inner = ObservationSpace(rules)
+        self.observation_size = int(inner.shape[0])
+        low = np.concatenate([inner.low, np.zeros(NUM_ACTIONS, np.float32)])
+        high = np.concatenate([inner.high, np.ones(NUM_ACTIONS, np.float32)])
+        super().__init__(low, high, dtype=np.float32)
+
+    def inner(self) -> ObservationSpace:
+        """The space of the encoded view alone."""
+        return ObservationSpace(self.rules)
+
+
+def observation_space(rules: Rules) -> MaskedObservationSpace:
+    """One learner observation: the encoded view and its legal-action mask in one vector."""
+    return MaskedObservationSpace(rules)
+
+
+class PoolVectorEnv(gym.vector.VectorEnv):
+    """``num_envs`` learner games against pool opponents, stepped in ``slots`` batches.
+
+    Args:
+        num_envs: games (the env runner's ``num_envs_per_env_runner``).
+        rules: rules of the games.
+        pool: the opponent pool (bots, and snapshots added by :meth:`add_snapshot`).
+        slots: groups of games, each playing one opponent drawn from the pool.
+        resample_every: steps between new opponent draws (0: never).
+        seed: base seed of the deals (``reset(seed=...)`` replaces it: RLlib's env runner
+            ``w`` resets with the config's seed plus ``w``).
+        reward_scale, win_bonus, step_cost, shaping, shaping_hand_weight,
+        shaping_dead_end, shaping_canasta, shaping_out, gamma, bootstrap_truncation:
+        the reward, as the :class:`~training.config.TrainConfig` fields of these names.
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {"autoreset_mode": gym.vector.AutoresetMode.NEXT_STEP}
+
+    def __init__(
+        self,
+        num_envs: int,
+        rules: Rules,
+        pool: OpponentPool,
+        *,
+        slots: int = 4,
+        resample_every: int = 128,
+        seed: int = 0,
+        reward_scale: float = 1e-3,
+        win_bonus: float = 1.0,
+        step_cost: float = 0.0,
+        shaping: float = 1.0,
+        shaping_hand_weight: float = 0.5,
+        shaping_dead_end: float = 1.0,
+        shaping_canasta: float = 0.0,
+        shaping_out: float = 0.0,
+        gamma: float = 1.0,
+        bootstrap_truncation: bool = False,
+    ) -> None:
+        slots = max(1, min(slots, num_envs))
+        self.num_envs = num_envs
+        self.rules = rules
+        self.pool = pool
+        self.single_observation_space = observation_space(rules)
+        self.obs_size = self.single_observation_space.observation_size
+        self.single_action_space = spaces.Discrete(NUM_ACTIONS)
+        self.observation_space = gym.vector.utils.batch_space(self.single_observation_space, num_envs)
+        self.action_space = gym.vector.utils.batch_space(self.single_action_space, num_envs)
+        sizes = [num_envs // slots + (1 if k < num_envs % slots else 0) for k in range(slots)]
+        self.bounds = np.cumsum([0, *sizes])
+        self.opponents = [SlotOpponent(pool.sample()) for _ in sizes]
+        others = rules.num_players - 1
+        self.batches = [
+            GameBatch(
+                rules,
+                n,
+                seats=["external", *([opp] * others)],
+                first_seat="random",
+                auto_reset=False,
+                observe=True,
+                reward="score",
+                reward_scale=reward_scale,
+            )
+            for n, opp in zip(sizes, self.opponents, strict=True)
+        ]
+        self.resample_every = resample_every
+        self.base_seed = TRAIN_SEED_OFFSET + int(seed) * RUNNER_SEED_STRIDE
+        self.hands = [np.zeros(n, dtype=np.uint64) for n in sizes]  # hands dealt per game
+        self.win_bonus, self.step_cost, self.shaping = win_bonus, step_cost, shaping
+        self.gamma, self.bootstrap_truncation = gamma, bootstrap_truncation
+        self.potential = ScoreEstimate(
+            rules,
+            scale=reward_scale,
+            hand_weight=shaping_hand_weight,
+            canasta_progress=shaping_canasta,
+            out_readiness=shaping_out,
+            dead_end=shaping_dead_end,
+        )
+        self._phi = np.zeros(num_envs)
+        self._pending = np.zeros(num_envs, dtype=bool)  # ended last step: dealt again in this one
+        self._steps = 0
+
+    # --- opponents -----------------------------------------------------------------
+    def resample(self) -> list[str]:
+        """A new pool draw for every slot; their names."""
+        for opp in self.opponents:
+            opp.agent = self.pool.sample()
+        return self.opponent_names
+
+    @property
+    def opponent_names(self) -> list[str]:
+        return [opp.agent.name for opp in self.opponents]
+
+    def add_snapshot(self, agent: Any) -> int:
+        """Add a frozen learner to the pool (called on every env runner); the snapshots held."""
+        self.pool.add_snapshot(agent)
+        return len(self.pool.snapshots)
+
+    # --- the gymnasium VectorEnv contract -----------------------------------------------
+    def _seeds(self, k: int, which: np.ndarray | None = None) -> np.ndarray:
+        n = len(self.hands[k])
+        seeds = (
+            np.uint64(self.base_seed + k * SLOT_SEED_STRIDE)
+            + np.arange(n, dtype=np.uint64)
+            + self.hands[k] * np.uint64(n)
+        )
+        if which is None:
+            self.hands[k] += np.uint64(1)
+        else:
+            self.hands[k][which] += np.uint64(1)
+        return seeds
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
+        if seed is not None:  # RLlib's env runner w passes the config's seed + w
+            self.base_seed = TRAIN_SEED_OFFSET + int(seed) * RUNNER_SEED_STRIDE
+            self.hands = [np.zeros_like(h) for h in self.hands]
+            self.pool.rng = np.random.default_rng(int(seed))
+            self.resample()
+        for k, games in enumerate(self.batches):
+            games.reset(seed=self._seeds(k))
+        self._pending[:] = False
+        obs = self._observe()
+        self._phi = self.potential(obs[:, : self.obs_size]) if self.shaping else np.zeros(self.num_envs)
+        return obs, {}
+
+    def _observe(self) -> np.ndarray:
+        out = np.empty((self.num_envs, self.obs_size + NUM_ACTIONS), dtype=np.float32)
+        for k, games in enumerate(self.batches):
+            lo, hi = self.bounds[k], self.bounds[k + 1]
+            out[lo:hi, : self.obs_size] = games.observe()
+            out[lo:hi, self.obs_size :] = games.legal_mask()
+        return out
+
+    def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict]:
+        actions = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
+        pending = self._pending
+        rewards = np.zeros(self.num_envs)
+        ended = np.zeros(self.num_envs, dtype=np.int8)
+        for k, games in enumerate(self.batches):
+            lo, hi = self.bounds[k], self.bounds[k + 1]
+            wait = pending[lo:hi]
+            if not wait.all():
+                games.step(actions[lo:hi])  # the action of a finished game is ignored
+                rewards[lo:hi] = games.anchor_rewards
+                ended[lo:hi] = np.where(wait, 0, games.ended)
+            if wait.any():
+                games.reset(seed=self._seeds(k, wait), which=wait.copy())
+        obs = self._observe()
+        dones = ended != 0
+        won = np.sign(rewards) * dones
+        rewards = rewards + self.win_bonus * won - self.step_cost
+        rewards[pending] = 0.0
+        if self.shaping:
+            phi = self.potential(obs[:, : self.obs_size])
+            following = np.where(dones, 0.0, phi)
+            shaped = self.shaping * (self.gamma * following - self._phi)
+            rewards += np.where(pending, 0.0, shaped)
+            self._phi = phi
+        truncated = (ended & ENDED_TRUNCATED).astype(bool) & ~(ended & ENDED_TERMINATED).astype(bool)
+        if self.bootstrap_truncation:
+            terminated = dones & ~truncated
+        else:
+            terminated, truncated = dones, np.zeros_like(dones)
+        self._pending = dones
+        self._steps += 1
+        if self.resample_every and self._steps % self.resample_every == 0:
+            self.resample()
+        return obs, rewards.astype(np.float32), terminated, truncated, {}
+
+    def close_extras(self, **kwargs: Any) -> None:
+        pass
+
+
+def env_settings(config: Any) -> dict[str, Any]:
+    """The keyword arguments of :class:`PoolVectorEnv` a :class:`~training.config.TrainConfig` gives."""
+    return {
+        "slots": config.opponent_slots,
+        "resample_every": config.n_steps,
+        "seed": config.seed,
+        "reward_scale": config.reward_scale,
+        "win_bonus": config.win_bonus,
+        "step_cost": config.step_cost,
+        "shaping": config.shaping,
+        "shaping_hand_weight": config.shaping_hand_weight,
+        "shaping_dead_end": config.shaping_dead_end,
+        "shaping_canasta": config.shaping_canasta,
+        "shaping_out": config.shaping_out,
+        "gamma": config.gamma,
+        "bootstrap_truncation": config.bootstrap_truncation,
+    }
+
+
+def make_env(env_config: dict[str, Any]) -> PoolVectorEnv:
+    """RLlib's env creator: ``env_config`` holds ``"train"`` (a TrainConfig as a dict) and,
+    from the env runner, ``num_envs``."""
+    from ..config import TrainConfig, parse_weights
+
+    config = TrainConfig(**env_config["train"])
+    rules = config.rules()
+    pool = OpponentPool(
+        parse_weights(config.opponents),
+        rules,
+        max_snapshots=config.max_snapshots,
+        latest_prob=config.latest_snapshot_prob,
+        seed=config.seed,
+    )
+    num_envs = int(env_config.get("num_envs", config.num_envs))
+    return PoolVectorEnv(num_envs, rules, pool, **env_settings(config))
+
+
+def register() -> str:
+    """Register :func:`make_env` with Ray's env registry (the env runners call it with
+    ``num_envs``); the name to put in ``config.environment(...)``."""
+    from ray.tune.registry import register_env
+
+    register_env(ENV_NAME, make_env)
+    return ENV_NAME

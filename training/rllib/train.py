@@ -1,0 +1,222 @@
+"""``kanaszta train --backend rllib``: PPO self-play on Ray RLlib (new API stack).
+
+Reads top to bottom: start or join Ray, build the PPO algorithm
+(:mod:`training.rllib.algo`), then loop over training iterations — a league
+snapshot of the learner every ``snapshot_every`` decisions (when ``self`` is in
+the opponent pool), a checkpoint every ``checkpoint_every``, an evaluation
+against the bots every ``eval_every`` — until ``total_timesteps`` or
+``max_minutes``; then the final checkpoint, report and learning curve.
+
+Run folder (as the local trainer's where they overlap)::
+
+    config.json         the TrainConfig of the run; rllib.json: the RLlib options
+    latest/ final/      algorithm checkpoints (Algorithm.save_to_path), also step_*/ ;
+                        each load as an agent: make_agent("rllib:RUN_DIR/final")
+    best/ best.json     the checkpoint of the best periodic evaluation against best_by
+    snapshots/*.npz     frozen learners of the self-play league (weights)
+    progress.jsonl      one line per training iteration (decisions, decisions/s, returns, losses)
+    history.json        periodic evaluations against the bots
+    report.json/.md     final evaluation (score difference, win rate, Elo)
+    learning_curve.png  evaluation score difference and win rate over training steps
+
+``--resume RUN_DIR/latest`` restores the algorithm (weights, optimiser,
+counters) and the league snapshots of that run and trains on.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from gymnasium import spaces
+
+from agents.rllib_checkpoint import RLlibAgent
+
+from ..config import TrainConfig, bot_list, parse_weights, save_config
+from ..evaluate import evaluate_against_bots, plot_learning_curve, write_report
+from ..train import TrainResult
+from .env import observation_space
+from .options import RLlibOptions
+
+STATE_FILE = "kanaszta_state.json"  # inside each checkpoint folder: decisions trained so far
+
+
+def init_ray(options: RLlibOptions) -> None:
+    """Join the cluster at ``options.address`` or start a local Ray instance of ``num_cpus``."""
+    import ray
+
+    if ray.is_initialized():
+        return
+    if options.address:
+        ray.init(address=options.address, log_to_driver=False)
+    else:
+        ray.init(num_cpus=options.num_cpus, include_dashboard=False, log_to_driver=False)
+
+
+def driver_agent(config: TrainConfig, state: dict[str, Any], name: str) -> RLlibAgent:
+    """The learner's weights ``state`` in a module on the driver, as a greedy agent."""
+    from .module import MaskedActorCritic
+
+    module = MaskedActorCritic(
+        observation_space=observation_space(config.rules()),
+        action_space=spaces.Discrete(200),
+        inference_only=False,
+        model_config={"net_arch": [int(n) for n in config.net_arch], "count_features": config.count_features},
+    )
+    module.set_state({k: np.asarray(v) for k, v in state.items()})
+    return RLlibAgent(module, name)
+
+
+def _iteration_row(result: dict, steps: int, seconds: float, dt: float, sampled: int) -> dict:
+    from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, EPISODE_RETURN_MEAN, LEARNER_RESULTS
+
+    runners = result.get(ENV_RUNNER_RESULTS, {})
+    learner = result.get(LEARNER_RESULTS, {}).get("default_policy", {})
+    row = {
+        "step": steps,
+        "minutes": round(seconds / 60, 3),
+        "decisions": sampled,
+        "decisions_per_s": round(sampled / max(dt, 1e-9), 1),
+        "episode_return_mean": runners.get(EPISODE_RETURN_MEAN),
+    }
+    for key in ("policy_loss", "vf_loss", "entropy", "mean_kl_loss", "vf_explained_var"):
+        if key in learner:
+            row[key] = float(learner[key])
+    return {k: (float(v) if isinstance(v, np.floating) else v) for k, v in row.items()}
+
+
+def train_rllib(config: TrainConfig, options: RLlibOptions) -> TrainResult:
+    """Train as ``config`` and ``options`` say; write checkpoints and reports to ``config.run_dir``."""
+    from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, NUM_ENV_STEPS_SAMPLED
+
+    from .algo import add_snapshot, build_ppo_config, learner_state
+
+    torch.set_num_threads(max(1, config.torch_threads))
+    started = time.time()
+    run_dir = Path(config.run_dir)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    save_config(config, run_dir / "config.json")
+    (run_dir / "rllib.json").write_text(json.dumps(asdict(options), indent=2) + "\n", encoding="utf-8")
+    if config.warm_start and not config.resume:
+        print(
+            f"note: the RLlib backend has no imitation warm start (warm_start={config.warm_start!r} ignored)"
+        )
+    init_ray(options)
+    algo = build_ppo_config(config, options).build_algo()
+    torch.set_num_threads(max(1, config.torch_threads))  # the local learner trains in this process
+    weights = parse_weights(config.opponents)
+    history: list[dict] = []
+    steps = 0
+    snapshot_dir = run_dir / "snapshots"
+    if config.resume:
+        algo.restore_from_path(str(Path(config.resume).resolve()))
+        source = Path(config.resume).parent
+        saved = Path(config.resume) / STATE_FILE
+        steps = json.loads(saved.read_text(encoding="utf-8"))["timesteps"] if saved.exists() else 0
+        for path in sorted((source / "snapshots").glob("*.npz")):
+            with np.load(path) as data:
+                add_snapshot(algo, f"self@{int(path.stem)}", dict(data), seed=int(path.stem))
+            if source != run_dir:
+                snapshot_dir.mkdir(exist_ok=True)
+                (snapshot_dir / path.name).write_bytes(path.read_bytes())
+        old = source / "history.json"
+        history = json.loads(old.read_text(encoding="utf-8")) if old.exists() else []
+    start_steps = steps
+    next_snapshot = steps
+    next_ckpt = steps + config.checkpoint_every if config.checkpoint_every else 1 << 62
+    next_eval = steps + config.eval_every if config.eval_every else 1 << 62
+    best_diff = float("-inf")
+    limit = config.max_minutes * 60
+
+    def save(name: str) -> Path:
+        path = (run_dir / name).resolve()
+        algo.save_to_path(str(path))
+        (path / STATE_FILE).write_text(json.dumps({"timesteps": steps}) + "\n", encoding="utf-8")
+        return path
+
+    def evaluate() -> None:
+        nonlocal best_diff
+        agent = driver_agent(config, learner_state(algo), "rllib")
+        rows = evaluate_against_bots(
+            agent,
+            bot_list(config.eval_bots),
+            config.eval_rules(),
+            hands=config.eval_hands,
+            seed=config.eval_seed,
+        )
+        for row in rows:
+            row["step"] = steps
+            row["minutes"] = (time.time() - started) / 60
+            history.append(row)
+            print(
+                f"eval at {steps:,}: {row['mean_diff']:+.1f} vs {row['bot']}, win rate {row['win_rate']:.3f}"
+            )
+            if row["bot"] == config.best_bot() and row["mean_diff"] > best_diff:
+                best_diff = row["mean_diff"]
+                save("best")
+                (run_dir / "best.json").write_text(json.dumps(row, indent=1), encoding="utf-8")
+        (run_dir / "history.json").write_text(json.dumps(history, indent=1), encoding="utf-8")
+
+    progress = (run_dir / "progress.jsonl").open("a", encoding="utf-8")
+    try:
+        while steps < config.total_timesteps and not (limit and time.time() - started > limit):
+            if "self" in weights and weights["self"] > 0 and steps >= next_snapshot:
+                state = learner_state(algo)
+                held = add_snapshot(algo, f"self@{steps}", state, seed=steps)
+                snapshot_dir.mkdir(exist_ok=True)
+                np.savez(snapshot_dir / f"{steps:012d}.npz", **{k: np.asarray(v) for k, v in state.items()})
+                next_snapshot = steps + max(1, config.snapshot_every)
+                print(f"snapshot self@{steps:,} added to the league ({held} held)")
+            t0 = time.perf_counter()
+            result = algo.train()
+            dt = time.perf_counter() - t0
+            sampled = int(result.get(ENV_RUNNER_RESULTS, {}).get(NUM_ENV_STEPS_SAMPLED, 0))
+            steps += sampled
+            row = _iteration_row(result, steps, time.time() - started, dt, sampled)
+            progress.write(json.dumps(row) + "\n")
+            progress.flush()
+            print(
+                f"iteration {result.get('training_iteration')}: {steps:,} decisions, "
+                f"{row['decisions_per_s']:,.0f}/s, return {row['episode_return_mean']}"
+            )
+            if steps >= next_ckpt:
+                save(f"step_{steps:09d}")
+                save("latest")
+                next_ckpt += config.checkpoint_every
+            if steps >= next_eval:
+                evaluate()
+                next_eval += config.eval_every
+        seconds = time.time() - started
+        final = save("final")
+        save("latest")
+        if config.eval_every and (not history or history[-1]["step"] != steps):
+            evaluate()
+        report = None
+        if config.final_eval_hands:
+            agent = driver_agent(config, learner_state(algo), "rllib")
+            report = write_report(
+                agent,
+                bot_list(config.final_eval_bots),
+                config.eval_rules(),
+                hands=config.final_eval_hands,
+                seed=config.eval_seed + 10_000_000,
+                run_dir=run_dir,
+                extra={
+                    "timesteps": steps,
+                    "train_seconds": round(seconds, 1),
+                    "train_steps_per_second": round((steps - start_steps) / max(seconds, 1e-9), 1),
+                    "backend": "rllib",
+                },
+            )
+        if history:
+            plot_learning_curve(history, run_dir / "learning_curve.png")
+    finally:
+        progress.close()
+        algo.stop()
+    trained = steps - start_steps
+    return TrainResult(run_dir, final, steps, seconds, trained / max(seconds, 1e-9), report)
