@@ -29,7 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
-from kanaszta_env import GameBatch, Rules, action_from_name
+from kanaszta_env import GameBatch, Rules
 from kanaszta_env.cards import (
     GROUP_CARD_VALUE,
     GROUP_NAMES,
@@ -205,35 +205,41 @@ def header(spec: Spec) -> list[str]:
 
 
 # --- recording --------------------------------------------------------------------------
-def record(spec: Spec, choose: Chooser) -> str:
+Renderers = tuple[Callable[[Spec], list[str]], Callable[[GameBatch], list[str]], Callable[..., list[str]]]
+
+
+def record(spec: Spec, choose: Chooser, renderers: Renderers | None = None) -> str:
     """Play one hand of ``spec`` with ``choose`` and return the playthrough text.
 
+    ``renderers`` are the ``(header, render_state, render_result)`` of the game
+    (this module's by default; classic canasta's generator passes its own).
     If ``choose`` returns ``None`` or an illegal action (a replay that no longer
     fits the rules), the text ends at that point with a line saying so.
     """
+    header_of, render_state_of, render_result_of = renderers or (header, render_state, render_result)
     games = GameBatch(spec.rules, 1)
     games.reset(seed=spec.seed)
-    lines = header(spec)
+    lines = header_of(spec)
     rewards = np.zeros(spec.num_players)
     step = 0
     while not games.done[0]:
         legal = sorted(games.legal_names(0))
         lines.append("")
         lines.append(f"## step {step}")
-        lines += render_state(games)
+        lines += render_state_of(games)
         lines += _wrap("legal: ", " ".join(legal))
         name = choose(games, legal)
         if name is None or name not in legal:  # only a replay can diverge like this
             lines.append(f"replay stopped: recorded action {name!r} is not legal here")
             return "\n".join(lines) + "\n"
         lines.append(ACTION_PREFIX + name)
-        action = action_from_name(name)
+        action = games.action_names.index(name)
         rewards += games.step(np.array([action])).rewards[0]
         step += 1
     lines.append("")
     lines.append(f"## final (after {step} actions)")
-    lines += render_state(games)
-    lines += render_result(games, rewards)
+    lines += render_state_of(games)
+    lines += render_result_of(games, rewards)
     return "\n".join(lines) + "\n"
 
 
@@ -342,15 +348,21 @@ def policy(seed: int) -> Chooser:
     return choose
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Write every playthrough (or, with ``--check``, report the stale ones)."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(
+    argv: list[str] | None = None,
+    specs: tuple[Spec, ...] = SPECS,
+    policy_of: Callable[[int], Chooser] | None = None,
+    renderers: Renderers | None = None,
+    description: str | None = None,
+) -> int:
+    """Write every playthrough of ``specs`` (or, with ``--check``, report the stale ones)."""
+    parser = argparse.ArgumentParser(description=description or __doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="only compare, do not write")
     args = parser.parse_args(argv)
     OUT_DIR.mkdir(parents=True, exist_ok=True)
     stale = 0
-    for spec in SPECS:
-        text = record(spec, policy(spec.seed))
+    for spec in specs:
+        text = record(spec, (policy_of or policy)(spec.seed), renderers)
         old = spec.path.read_text() if spec.path.exists() else None
         status = "unchanged" if old == text else "changed"
         if args.check:

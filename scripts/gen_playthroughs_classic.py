@@ -17,44 +17,20 @@ Regenerate (after an intended change of behaviour) with::
 
 from __future__ import annotations
 
-import argparse
 import sys
-import textwrap
 from collections import Counter
-from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from kanaszta_env import GameBatch, Rules, position
-from kanaszta_env.actions_classic import action_from_name
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the shared recorder beside this script
+import gen_playthroughs as base
 
-ROOT = Path(__file__).resolve().parent.parent
-OUT_DIR = ROOT / "tests" / "playthroughs"
-WIDTH = 100
-ACTION_PREFIX = "action: "
+from kanaszta_env import GameBatch, position
+
+Spec, Chooser, _wrap = base.Spec, base.Chooser, base._wrap
+parse_actions, replayer = base.parse_actions, base.replayer
 END_REASONS = {"out": "went out", "exhausted": "stock exhausted", "turn_limit": "turn limit"}
-
-
-@dataclass(frozen=True)
-class Spec:
-    """One playthrough: its file name, rules and the seed of deal and policy."""
-
-    name: str
-    variant: str
-    num_players: int
-    seed: int
-    max_turns: int
-
-    @property
-    def rules(self) -> Rules:
-        """The rules the hand is played under (one hand per episode)."""
-        return Rules(variant=self.variant, num_players=self.num_players, max_turns=self.max_turns)
-
-    @property
-    def path(self) -> Path:
-        return OUT_DIR / f"{self.name}.txt"
 
 
 # Seeds picked by trying the first seeds of each setting: each hand shows pile
@@ -64,19 +40,10 @@ SPECS = (
     Spec("4p_sk", "sk", 4, 0, 80),
 )
 
-Chooser = Callable[[GameBatch, list[str]], str | None]
-
 
 # --- rendering (from the position document) ------------------------------------------------
 def _cards(cards: list[str]) -> str:
     return " ".join(cards) if cards else "-"
-
-
-def _wrap(label: str, text: str) -> list[str]:
-    indent = " " * len(label)
-    return textwrap.wrap(
-        text, WIDTH, initial_indent=label, subsequent_indent=indent, break_on_hyphens=False
-    ) or [label.rstrip()]
 
 
 def _meld_text(cards: list[str]) -> str:
@@ -160,45 +127,13 @@ def header(spec: Spec) -> list[str]:
     ]
 
 
-# --- recording --------------------------------------------------------------------------
+# --- recording: the shared recorder with this game's renderers --------------------------------
+RENDERERS = (header, render_state, render_result)
+
+
 def record(spec: Spec, choose: Chooser) -> str:
     """Play one hand of ``spec`` with ``choose`` and return the playthrough text."""
-    games = GameBatch(spec.rules, 1)
-    games.reset(seed=spec.seed)
-    lines = header(spec)
-    rewards = np.zeros(spec.num_players)
-    step = 0
-    while not games.done[0]:
-        legal = sorted(games.legal_names(0))
-        lines.append("")
-        lines.append(f"## step {step}")
-        lines += render_state(games)
-        lines += _wrap("legal: ", " ".join(legal))
-        name = choose(games, legal)
-        if name is None or name not in legal:
-            lines.append(f"replay stopped: recorded action {name!r} is not legal here")
-            return "\n".join(lines) + "\n"
-        lines.append(ACTION_PREFIX + name)
-        rewards += games.step(np.array([action_from_name(name)])).rewards[0]
-        step += 1
-    lines.append("")
-    lines.append(f"## final (after {step} actions)")
-    lines += render_state(games)
-    lines += render_result(games, rewards)
-    return "\n".join(lines) + "\n"
-
-
-def parse_actions(text: str) -> list[str]:
-    return [line[len(ACTION_PREFIX) :] for line in text.splitlines() if line.startswith(ACTION_PREFIX)]
-
-
-def replayer(actions: list[str]) -> Chooser:
-    queue = list(actions)
-
-    def choose(games: GameBatch, legal: list[str]) -> str | None:
-        return queue.pop(0) if queue else None
-
-    return choose
+    return base.record(spec, choose, RENDERERS)
 
 
 # --- the biased random policy -----------------------------------------------------------
@@ -266,21 +201,7 @@ def policy(seed: int) -> Chooser:
 
 def main(argv: list[str] | None = None) -> int:
     """Write every classic playthrough (or, with ``--check``, report the stale ones)."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="only compare, do not write")
-    args = parser.parse_args(argv)
-    OUT_DIR.mkdir(parents=True, exist_ok=True)
-    stale = 0
-    for spec in SPECS:
-        text = record(spec, policy(spec.seed))
-        old = spec.path.read_text() if spec.path.exists() else None
-        status = "unchanged" if old == text else "changed"
-        if args.check:
-            stale += old != text
-        elif old != text:
-            spec.path.write_text(text)
-        print(f"{spec.path.relative_to(ROOT)}: {text.count(chr(10))} lines, {status}")
-    return 1 if stale else 0
+    return base.main(argv, SPECS, policy, RENDERERS, __doc__.splitlines()[0])
 
 
 if __name__ == "__main__":
