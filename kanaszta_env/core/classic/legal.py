@@ -100,8 +100,8 @@ def pickup_keep(grp) -> int:
 
 
 @njit(cache=True)
-def can_take_pile(s, cfg, b: int, p: int, work) -> bool:
-    """C7.2-C7.4: whether seat ``p`` may take the pile now (``work``: a (13, 9) scratch array)."""
+def can_take_pile(s, cfg, b: int, p: int) -> bool:
+    """C7.2-C7.4: whether seat ``p`` may take the pile now."""
     n = s.pile_len[b]
     if n == 0:
         return False
@@ -123,7 +123,7 @@ def can_take_pile(s, cfg, b: int, p: int, work) -> bool:
     if s.opened[b, side] == 0:  # (a) only, completing the opening (C7.4, C11.6)
         if h < 2:
             return False
-        work[:, :] = grp
+        work = grp.copy()
         work[g, 0] += 1
         need = opening_minimum(s.totals, cfg, b, p)
         budget = total + rest - keep
@@ -204,25 +204,37 @@ def _meld_ok(s, cfg, b: int, p: int, phase: int, g: int, t: int, work, hand) -> 
 
 
 @njit(cache=True)
-def _meld_row(s, cfg, b: int, p: int, phase: int, row, work, hand) -> int:
-    """Meld candidates of the meld and pickup phases."""
+def _meld_row(s, cfg, b: int, p: int, phase: int, row) -> int:
+    """Meld candidates of the meld and pickup phases.
+
+    In the meld phase with three or more cards in hand every candidate is legal (two
+    cards stay, see ``_meld_ok``): that common case is decided once, without scratch."""
     count = 0
     side = s.side_of[b, p]
     grp = s.groups[b, side]
     own = s.hand[b, p]
     locked = s.pile_locked[b]
+    total = hand_size(own)
+    quick = phase == PHASE_MELD and total >= 3
+    if quick:  # the scratch of _meld_ok is never used
+        work = np.empty((0, 0), dtype=np.int8)
+        hand = np.empty(0, dtype=np.int8)
+    else:
+        work = np.empty((s.groups.shape[2], s.groups.shape[3]), dtype=np.int8)
+        hand = np.empty(s.hand.shape[2], dtype=np.int8)
+    t2 = first_unlocked(own, locked, TWO_TYPES)
+    joker = own[JOKER_TYPE] > locked[JOKER_TYPE]
     for g in range(NUM_NATURAL):
         t = first_unlocked(own, locked, GROUP_TYPES[g])
-        if t >= 0 and _meld_ok(s, cfg, b, p, phase, g, t, work, hand):
+        if t >= 0 and (quick or _meld_ok(s, cfg, b, p, phase, g, t, work, hand)):
             row[A.MELD0 + g] = True
             count += 1
         if not wild_fits(grp, g):
             continue
-        t2 = first_unlocked(own, locked, TWO_TYPES)
-        if t2 >= 0 and _meld_ok(s, cfg, b, p, phase, g, t2, work, hand):
+        if t2 >= 0 and (quick or _meld_ok(s, cfg, b, p, phase, g, t2, work, hand)):
             row[A.TWO0 + g] = True
             count += 1
-        if own[JOKER_TYPE] > locked[JOKER_TYPE] and _meld_ok(s, cfg, b, p, phase, g, JOKER_TYPE, work, hand):
+        if joker and (quick or _meld_ok(s, cfg, b, p, phase, g, JOKER_TYPE, work, hand)):
             row[A.JOKER0 + g] = True
             count += 1
     if (
@@ -230,23 +242,20 @@ def _meld_row(s, cfg, b: int, p: int, phase: int, row, work, hand) -> int:
         and wild_fits(grp, WILD_MELD)
         and (phase == PHASE_MELD or s.opened[b, side] == 0)
     ):
-        t2 = first_unlocked(own, locked, TWO_TYPES)
-        if t2 >= 0 and _meld_ok(s, cfg, b, p, phase, WILD_MELD, t2, work, hand):
+        if t2 >= 0 and (quick or _meld_ok(s, cfg, b, p, phase, WILD_MELD, t2, work, hand)):
             row[A.TWO_TO_WILD] = True
             count += 1
-        if own[JOKER_TYPE] > locked[JOKER_TYPE] and _meld_ok(
-            s, cfg, b, p, phase, WILD_MELD, JOKER_TYPE, work, hand
-        ):
+        if joker and (quick or _meld_ok(s, cfg, b, p, phase, WILD_MELD, JOKER_TYPE, work, hand)):
             row[A.JOKER_TO_WILD] = True
             count += 1
-    if phase == PHASE_MELD and cfg[CC_BLACK_MELD] == 1 and _black_three_ok(s, cfg, b, p, grp, own, work):
+    if phase == PHASE_MELD and cfg[CC_BLACK_MELD] == 1 and _black_three_ok(s, cfg, b, p, grp, own):
         row[A.BLACK_THREE] = True
         count += 1
     return count
 
 
 @njit(cache=True)
-def _black_three_ok(s, cfg, b: int, p: int, grp, own, work) -> bool:
+def _black_three_ok(s, cfg, b: int, p: int, grp, own) -> bool:
     """pl C10.2: black threes are melded only as the last step before going out; melding
     the last card is going out (C12.1), which needs every meld legal and the opening made."""
     black = own[BLACK_TYPES[0]] + own[BLACK_TYPES[1]]
@@ -257,7 +266,7 @@ def _black_three_ok(s, cfg, b: int, p: int, grp, own, work) -> bool:
         return False
     if others + black > 1:
         return True
-    work[:, :] = grp
+    work = grp.copy()
     work[BLACK_MELD, 0] += 1  # the slot does not matter to the checks below
     return all_valid(work) and opening_done(s, cfg, b, p, work)
 
@@ -287,8 +296,6 @@ def legal_row(s, cfg, b: int, row) -> int:
         row[A.ANSWER_YES] = True
         row[A.ANSWER_NO] = True
         return 2
-    work = np.empty((s.groups.shape[2], s.groups.shape[3]), dtype=np.int8)
-    hand = np.empty(s.hand.shape[2], dtype=np.int8)
     if phase == PHASE_DRAW:
         count = 0
         if s.stock_len[b] > 0:
@@ -297,12 +304,12 @@ def legal_row(s, cfg, b: int, row) -> int:
         else:
             row[A.END_HAND] = True
             count += 1
-        if can_take_pile(s, cfg, b, p, work):
+        if can_take_pile(s, cfg, b, p):
             row[A.TAKE_PILE] = True
             count += 1
         return count
     if phase == PHASE_PICKUP:
-        return _meld_row(s, cfg, b, p, phase, row, work, hand)
+        return _meld_row(s, cfg, b, p, phase, row)
     side = s.side_of[b, p]
     grp = s.groups[b, side]
     out_ok = has_canasta(grp) and all_valid(grp) and opening_done(s, cfg, b, p, grp)
@@ -316,9 +323,9 @@ def legal_row(s, cfg, b: int, row) -> int:
     if asked == ASKED_YES:  # he must go out now: discard the card or (pl) meld it
         count += _discard_row(s, cfg, b, p, row, out_ok)
         if cfg[CC_GO_OUT_BY_MELD] == 1:
-            count += _meld_row(s, cfg, b, p, phase, row, work, hand)
+            count += _meld_row(s, cfg, b, p, phase, row)
         return count
-    count += _meld_row(s, cfg, b, p, phase, row, work, hand)
+    count += _meld_row(s, cfg, b, p, phase, row)
     if s.changed[b] == 1:
         row[A.WITHDRAW] = True
         count += 1
