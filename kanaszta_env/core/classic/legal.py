@@ -64,12 +64,18 @@ from .tables import (
 @njit(cache=True)
 def opening_done(s, cfg, b: int, p: int, grp) -> bool:
     """The side has opened, laid nothing yet, or its melds reach the minimum (C11)."""
-    side = s.side_of[b, p]
-    if s.opened[b, side] == 1:
+    return _opening_done(s.opened[b, s.side_of[b, p]], s.totals, cfg, b, p, grp)
+
+
+@njit(cache=True)
+def _opening_done(opened: int, totals, cfg, b: int, p: int, grp) -> bool:
+    """:func:`opening_done` from the arrays it reads (``opened``: the side's flag); the
+    per-decision paths call it so as not to pass the state tuple (core/borrow.py)."""
+    if opened == 1:
         return True
     if size_total(grp) == 0:
         return True
-    return opening_value(grp, cfg[CC_CANASTA_OPENING] == 1) >= opening_minimum(s.totals, cfg, b, p)
+    return opening_value(grp, cfg[CC_CANASTA_OPENING] == 1) >= opening_minimum(totals, cfg, b, p)
 
 
 @njit(cache=True)
@@ -100,37 +106,36 @@ def pickup_keep(grp) -> int:
 
 
 @njit(cache=True)
-def can_take_pile(s, cfg, b: int, p: int) -> bool:
-    """C7.2-C7.4: whether seat ``p`` may take the pile now."""
-    n = s.pile_len[b]
+def can_take_pile(
+    pile, n: int, pile_wilds: int, grp, hand, opened: int, turn: int, totals, cfg, b, p
+) -> bool:
+    """C7.2-C7.4: whether seat ``p`` may take the pile now (``n``: the pile's length). Reads
+    arrays only, not the state tuple (core/borrow.py)."""
     if n == 0:
         return False
-    top = s.pile[b, n - 1]
+    top = pile[n - 1]
     g = GROUP_OF[top]
     if g < 0:  # a wild, a black three (C7.2), or a red three: no rank to take it with
         return False
-    side = s.side_of[b, p]
-    grp = s.groups[b, side]
     if size(grp, g) >= CANASTA:  # the side's canasta rank blocks it (C7.2)
         return False
-    if cfg[CC_FREE_UPCARD] == 1 and s.turn[b] == 0:
+    if cfg[CC_FREE_UPCARD] == 1 and turn == 0:
         return True  # C4.4 option: the upcard alone, without conditions
-    hand = s.hand[b, p]
     total = hand_size(hand)
     rest = n - 1
     keep = pickup_keep(grp)
     h = hand_naturals(hand, g)
-    if s.opened[b, side] == 0:  # (a) only, completing the opening (C7.4, C11.6)
+    if opened == 0:  # (a) only, completing the opening (C7.4, C11.6)
         if h < 2:
             return False
         work = grp.copy()
         work[g, 0] += 1
-        need = opening_minimum(s.totals, cfg, b, p)
+        need = opening_minimum(totals, cfg, b, p)
         budget = total + rest - keep
         return opening_reachable(
             work, hand, need, g, budget, cfg[CC_WILD_CANASTAS] == 1, cfg[CC_CANASTA_OPENING] == 1
         )
-    frozen = cfg[CC_PILE_FREEZE] == 1 and s.pile_wilds[b] > 0
+    frozen = cfg[CC_PILE_FREEZE] == 1 and pile_wilds > 0
     if not frozen and size(grp, g) > 0:  # (c) onto the side's meld
         return total + rest >= keep
     if total + rest - 2 < keep:
@@ -208,20 +213,17 @@ def _meld_row(s, cfg, b: int, p: int, phase: int, row) -> int:
     """Meld candidates of the meld and pickup phases.
 
     In the meld phase with three or more cards in hand every candidate is legal (two
-    cards stay, see ``_meld_ok``): that common case is decided once, without scratch."""
+    cards stay, see ``_meld_ok``): that common case is :func:`_meld_row_quick`."""
     count = 0
     side = s.side_of[b, p]
     grp = s.groups[b, side]
     own = s.hand[b, p]
     locked = s.pile_locked[b]
-    total = hand_size(own)
-    quick = phase == PHASE_MELD and total >= 3
-    if quick:  # the scratch of _meld_ok is never used
-        work = np.empty((0, 0), dtype=np.int8)
-        hand = np.empty(0, dtype=np.int8)
-    else:
-        work = np.empty((s.groups.shape[2], s.groups.shape[3]), dtype=np.int8)
-        hand = np.empty(s.hand.shape[2], dtype=np.int8)
+    if phase == PHASE_MELD and hand_size(own) >= 3:
+        return _meld_row_quick(cfg, grp, own, locked, s.asked[b], row)
+    quick = False
+    work = np.empty((s.groups.shape[2], s.groups.shape[3]), dtype=np.int8)
+    hand = np.empty(s.hand.shape[2], dtype=np.int8)
     t2 = first_unlocked(own, locked, TWO_TYPES)
     joker = own[JOKER_TYPE] > locked[JOKER_TYPE]
     for g in range(NUM_NATURAL):
@@ -255,6 +257,48 @@ def _meld_row(s, cfg, b: int, p: int, phase: int, row) -> int:
 
 
 @njit(cache=True)
+def _meld_row_quick(cfg, grp, own, locked, asked: int, row) -> int:
+    """:func:`_meld_row` in the meld phase with three or more cards in hand: every
+    candidate is legal (``_meld_ok``), and so is a black three that passes the first checks
+    of :func:`_black_three_ok` (two or more cards are in play). Reads arrays only, not the
+    state tuple (core/borrow.py)."""
+    count = 0
+    t2 = first_unlocked(own, locked, TWO_TYPES)
+    joker = own[JOKER_TYPE] > locked[JOKER_TYPE]
+    for g in range(NUM_NATURAL):
+        if first_unlocked(own, locked, GROUP_TYPES[g]) >= 0:
+            row[A.MELD0 + g] = True
+            count += 1
+        if not wild_fits(grp, g):
+            continue
+        if t2 >= 0:
+            row[A.TWO0 + g] = True
+            count += 1
+        if joker:
+            row[A.JOKER0 + g] = True
+            count += 1
+    if cfg[CC_WILD_CANASTAS] == 1 and wild_fits(grp, WILD_MELD):
+        if t2 >= 0:
+            row[A.TWO_TO_WILD] = True
+            count += 1
+        if joker:
+            row[A.JOKER_TO_WILD] = True
+            count += 1
+    if cfg[CC_BLACK_MELD] == 1:
+        black = own[BLACK_TYPES[0]] + own[BLACK_TYPES[1]]
+        if (
+            black > 0
+            and has_canasta(grp)
+            and asked != ASKED_NO
+            and hand_size(own) - black <= 1
+            and black + naturals(grp, BLACK_MELD) >= 3
+        ):
+            row[A.BLACK_THREE] = True
+            count += 1
+    return count
+
+
+@njit(cache=True)
 def _black_three_ok(s, cfg, b: int, p: int, grp, own) -> bool:
     """pl C10.2: black threes are melded only as the last step before going out; melding
     the last card is going out (C12.1), which needs every meld legal and the opening made."""
@@ -272,9 +316,9 @@ def _black_three_ok(s, cfg, b: int, p: int, grp, own) -> bool:
 
 
 @njit(cache=True)
-def _discard_row(s, cfg, b: int, p: int, row, final_ok: bool) -> int:
-    """Discards: any card; the last one only as going out (``final_ok``, C12.2)."""
-    own = s.hand[b, p]
+def _discard_row(own, row, final_ok: bool) -> int:
+    """Discards from the hand ``own``: any card; the last one only as going out
+    (``final_ok``, C12.2)."""
     total = hand_size(own)
     if total == 1 and not final_ok:
         return 0
@@ -304,7 +348,20 @@ def legal_row(s, cfg, b: int, row) -> int:
         else:
             row[A.END_HAND] = True
             count += 1
-        if can_take_pile(s, cfg, b, p):
+        side = s.side_of[b, p]
+        if can_take_pile(
+            s.pile[b],
+            s.pile_len[b],
+            s.pile_wilds[b],
+            s.groups[b, side],
+            s.hand[b, p],
+            s.opened[b, side],
+            s.turn[b],
+            s.totals,
+            cfg,
+            b,
+            p,
+        ):
             row[A.TAKE_PILE] = True
             count += 1
         return count
@@ -312,24 +369,28 @@ def legal_row(s, cfg, b: int, row) -> int:
         return _meld_row(s, cfg, b, p, phase, row)
     side = s.side_of[b, p]
     grp = s.groups[b, side]
-    out_ok = has_canasta(grp) and all_valid(grp) and opening_done(s, cfg, b, p, grp)
-    if phase == PHASE_DISCARD:
-        return _discard_row(s, cfg, b, p, row, out_ok and s.asked[b] != ASKED_NO)
+    own = s.hand[b, p]
+    opened = s.opened[b, side]
+    out_ok = has_canasta(grp) and all_valid(grp) and _opening_done(opened, s.totals, cfg, b, p, grp)
     asked = s.asked[b]
+    if phase == PHASE_DISCARD:
+        return _discard_row(own, row, out_ok and asked != ASKED_NO)
     if asked == ASKED_NO:  # C12.5: he may not go out this turn and takes a card back
         row[A.WITHDRAW] = True
         return 1
     count = 0
     if asked == ASKED_YES:  # he must go out now: discard the card or (pl) meld it
-        count += _discard_row(s, cfg, b, p, row, out_ok)
+        count += _discard_row(own, row, out_ok)
         if cfg[CC_GO_OUT_BY_MELD] == 1:
             count += _meld_row(s, cfg, b, p, phase, row)
         return count
-    count += _meld_row(s, cfg, b, p, phase, row)
+    if phase == PHASE_MELD and hand_size(own) >= 3:
+        count += _meld_row_quick(cfg, grp, own, s.pile_locked[b], asked, row)
+    else:
+        count += _meld_row(s, cfg, b, p, phase, row)
     if s.changed[b] == 1:
         row[A.WITHDRAW] = True
         count += 1
-    own = s.hand[b, p]
     if (
         cfg[CC_PERMISSION] == 1
         and asked == ASKED_NOT
@@ -339,8 +400,8 @@ def legal_row(s, cfg, b: int, row) -> int:
     ):
         row[A.ASK] = True
         count += 1
-    if all_valid(grp) and opening_done(s, cfg, b, p, grp):
-        count += _discard_row(s, cfg, b, p, row, out_ok)
+    if all_valid(grp) and _opening_done(opened, s.totals, cfg, b, p, grp):
+        count += _discard_row(own, row, out_ok)
     return count
 
 
