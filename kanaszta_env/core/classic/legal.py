@@ -87,15 +87,16 @@ def size_total(grp) -> int:
 
 
 @njit(cache=True)
-def can_finish(s, cfg, b: int, p: int, grp, left: int) -> bool:
-    """Whether holding ``left`` cards after a meld keeps a way to end the turn (C4.3, C12)."""
+def can_finish(cfg, asked: int, opened: int, totals, b: int, p: int, grp, left: int) -> bool:
+    """Whether holding ``left`` cards after a meld keeps a way to end the turn (C4.3, C12)
+    (``asked``: the turn's answer, ``opened``: the side's flag)."""
     if left >= 2:
         return True
-    if not has_canasta(grp) or s.asked[b] == ASKED_NO:
+    if not has_canasta(grp) or asked == ASKED_NO:
         return False
     if left == 1:
         return True
-    return cfg[CC_GO_OUT_BY_MELD] == 1 and all_valid(grp) and opening_done(s, cfg, b, p, grp)
+    return cfg[CC_GO_OUT_BY_MELD] == 1 and all_valid(grp) and _opening_done(opened, totals, cfg, b, p, grp)
 
 
 @njit(cache=True)
@@ -163,27 +164,39 @@ def pickup_complete(s, cfg, b: int, p: int) -> bool:
 
 
 @njit(cache=True)
-def _pickup_ok_after(s, cfg, b: int, p: int, work, hand, g_add: int, t: int) -> bool:
-    """Whether the pickup's obligation can still be met after laying a card of type ``t`` on
-    meld ``g_add`` (the caller has applied it to ``work`` and ``hand``)."""
-    side = s.side_of[b, p]
-    g = GROUP_OF[s.pickup_card[b]]
-    rest = s.pickup_rest[b]
-    keep = pickup_keep(s.start_groups[b])  # the side's melds before the pickup, as can_take_pile
-    if s.opened[b, side] == 0:
-        need = opening_minimum(s.totals, cfg, b, p)
+def _pickup_ok_after(
+    cfg,
+    totals,
+    b: int,
+    p: int,
+    opened: int,
+    start,
+    g: int,
+    rest: int,
+    pile_wilds: int,
+    work,
+    hand,
+    g_add: int,
+) -> bool:
+    """Whether the pickup's obligation can still be met after laying a card on meld
+    ``g_add`` (the caller has applied it to ``work`` and ``hand``). ``start``: the side's
+    melds when the turn began, ``g``: the meld of the pickup's top card, ``rest``: the
+    cards under it, ``opened``: the side's flag."""
+    keep = pickup_keep(start)  # the side's melds before the pickup, as can_take_pile
+    if opened == 0:
+        need = opening_minimum(totals, cfg, b, p)
         budget = hand_size(hand) + rest - keep
         return opening_reachable(
             work, hand, need, g, budget, cfg[CC_WILD_CANASTAS] == 1, cfg[CC_CANASTA_OPENING] == 1
         )
     # an opened side lays only on T's meld: done, or one more natural / wild completes it
-    frozen = cfg[CC_PILE_FREEZE] == 1 and s.pile_wilds[b] > 0
+    frozen = cfg[CC_PILE_FREEZE] == 1 and pile_wilds > 0
     if g_add != g:
         return False
     n = naturals(work, g)
     w = wilds(work, g)
     if frozen:  # two naturals from the hand (C8.3); wilds may join the meld too (C7.3)
-        short = naturals(s.start_groups[b], g) + 3 - n
+        short = naturals(start, g) + 3 - n
         if short <= 0:
             return True
         return hand_naturals(hand, g) >= short and hand_size(hand) - short + rest >= keep
@@ -193,63 +206,35 @@ def _pickup_ok_after(s, cfg, b: int, p: int, work, hand, g_add: int, t: int) -> 
 
 
 @njit(cache=True)
-def _meld_ok(s, cfg, b: int, p: int, phase: int, g: int, t: int, work, hand) -> bool:
-    """Whether laying a card of type ``t`` on meld ``g`` is legal (applied to copies)."""
-    if phase == PHASE_MELD and hand_size(s.hand[b, p]) >= 3:
-        return True  # two or more cards stay: can_finish holds without looking at the melds
-    side = s.side_of[b, p]
-    grp = s.groups[b, side]
-    work[:, :] = grp
-    hand[:] = s.hand[b, p]
-    hand[t] -= 1
-    work[g, slot_of(g, t)] += 1
-    if phase == PHASE_PICKUP:
-        return _pickup_ok_after(s, cfg, b, p, work, hand, g, t)
-    return can_finish(s, cfg, b, p, work, hand_size(hand))
-
-
-@njit(cache=True)
 def _meld_row(s, cfg, b: int, p: int, phase: int, row) -> int:
     """Meld candidates of the meld and pickup phases.
 
     In the meld phase with three or more cards in hand every candidate is legal (two
-    cards stay, see ``_meld_ok``): that common case is :func:`_meld_row_quick`."""
-    count = 0
+    cards stay, see ``can_finish``): that common case is :func:`_meld_row_quick`."""
     side = s.side_of[b, p]
     grp = s.groups[b, side]
     own = s.hand[b, p]
     locked = s.pile_locked[b]
     if phase == PHASE_MELD and hand_size(own) >= 3:
         return _meld_row_quick(cfg, grp, own, locked, s.asked[b], row)
-    quick = False
-    work = np.empty((s.groups.shape[2], s.groups.shape[3]), dtype=np.int8)
-    hand = np.empty(s.hand.shape[2], dtype=np.int8)
-    t2 = first_unlocked(own, locked, TWO_TYPES)
-    joker = own[JOKER_TYPE] > locked[JOKER_TYPE]
-    for g in range(NUM_NATURAL):
-        t = first_unlocked(own, locked, GROUP_TYPES[g])
-        if t >= 0 and (quick or _meld_ok(s, cfg, b, p, phase, g, t, work, hand)):
-            row[A.MELD0 + g] = True
-            count += 1
-        if not wild_fits(grp, g):
-            continue
-        if t2 >= 0 and (quick or _meld_ok(s, cfg, b, p, phase, g, t2, work, hand)):
-            row[A.TWO0 + g] = True
-            count += 1
-        if joker and (quick or _meld_ok(s, cfg, b, p, phase, g, JOKER_TYPE, work, hand)):
-            row[A.JOKER0 + g] = True
-            count += 1
-    if (
-        cfg[CC_WILD_CANASTAS] == 1
-        and wild_fits(grp, WILD_MELD)
-        and (phase == PHASE_MELD or s.opened[b, side] == 0)
-    ):
-        if t2 >= 0 and (quick or _meld_ok(s, cfg, b, p, phase, WILD_MELD, t2, work, hand)):
-            row[A.TWO_TO_WILD] = True
-            count += 1
-        if joker and (quick or _meld_ok(s, cfg, b, p, phase, WILD_MELD, JOKER_TYPE, work, hand)):
-            row[A.JOKER_TO_WILD] = True
-            count += 1
+    card = s.pickup_card[b]
+    count = _meld_row_checked(
+        cfg,
+        s.totals,
+        b,
+        p,
+        phase,
+        grp,
+        own,
+        locked,
+        s.opened[b, side],
+        s.asked[b],
+        s.start_groups[b],
+        GROUP_OF[card] if card >= 0 else -1,
+        s.pickup_rest[b],
+        s.pile_wilds[b],
+        row,
+    )
     if phase == PHASE_MELD and cfg[CC_BLACK_MELD] == 1 and _black_three_ok(s, cfg, b, p, grp, own):
         row[A.BLACK_THREE] = True
         count += 1
@@ -257,9 +242,148 @@ def _meld_row(s, cfg, b: int, p: int, phase: int, row) -> int:
 
 
 @njit(cache=True)
+def _meld_ok_arrays(
+    cfg,
+    totals,
+    b: int,
+    p: int,
+    phase: int,
+    g: int,
+    t: int,
+    grp,
+    own,
+    opened: int,
+    asked: int,
+    start,
+    pg: int,
+    rest: int,
+    pile_wilds: int,
+    work,
+    hand,
+) -> bool:
+    """Whether laying a card of type ``t`` on meld ``g`` is legal (applied to the copies
+    ``work`` and ``hand``)."""
+    work[:, :] = grp
+    hand[:] = own
+    hand[t] -= 1
+    work[g, slot_of(g, t)] += 1
+    if phase == PHASE_PICKUP:
+        return _pickup_ok_after(cfg, totals, b, p, opened, start, pg, rest, pile_wilds, work, hand, g)
+    return can_finish(cfg, asked, opened, totals, b, p, work, hand_size(hand))
+
+
+@njit(cache=True)
+def _meld_row_checked(
+    cfg,
+    totals,
+    b: int,
+    p: int,
+    phase: int,
+    grp,
+    own,
+    locked,
+    opened: int,
+    asked: int,
+    start,
+    pg: int,
+    rest: int,
+    pile_wilds: int,
+    row,
+) -> int:
+    """The meld candidates of :func:`_meld_row` other than the black three, each checked
+    by :func:`_meld_ok_arrays` (``pg``: the meld of the pickup's top card, ``rest``: the
+    cards under it, ``start``: the side's melds when the turn began). Reads arrays only,
+    not the state tuple (core/borrow.py)."""
+    count = 0
+    work = np.empty((grp.shape[0], grp.shape[1]), dtype=np.int8)
+    hand = np.empty(own.shape[0], dtype=np.int8)
+    t2 = first_unlocked(own, locked, TWO_TYPES)
+    joker = own[JOKER_TYPE] > locked[JOKER_TYPE]
+    for g in range(NUM_NATURAL):
+        t = first_unlocked(own, locked, GROUP_TYPES[g])
+        if t >= 0 and _meld_ok_arrays(
+            cfg, totals, b, p, phase, g, t, grp, own, opened, asked, start, pg, rest, pile_wilds, work, hand
+        ):
+            row[A.MELD0 + g] = True
+            count += 1
+        if not wild_fits(grp, g):
+            continue
+        if t2 >= 0 and _meld_ok_arrays(
+            cfg, totals, b, p, phase, g, t2, grp, own, opened, asked, start, pg, rest, pile_wilds, work, hand
+        ):
+            row[A.TWO0 + g] = True
+            count += 1
+        if joker and _meld_ok_arrays(
+            cfg,
+            totals,
+            b,
+            p,
+            phase,
+            g,
+            JOKER_TYPE,
+            grp,
+            own,
+            opened,
+            asked,
+            start,
+            pg,
+            rest,
+            pile_wilds,
+            work,
+            hand,
+        ):
+            row[A.JOKER0 + g] = True
+            count += 1
+    if cfg[CC_WILD_CANASTAS] == 1 and wild_fits(grp, WILD_MELD) and (phase == PHASE_MELD or opened == 0):
+        if t2 >= 0 and _meld_ok_arrays(
+            cfg,
+            totals,
+            b,
+            p,
+            phase,
+            WILD_MELD,
+            t2,
+            grp,
+            own,
+            opened,
+            asked,
+            start,
+            pg,
+            rest,
+            pile_wilds,
+            work,
+            hand,
+        ):
+            row[A.TWO_TO_WILD] = True
+            count += 1
+        if joker and _meld_ok_arrays(
+            cfg,
+            totals,
+            b,
+            p,
+            phase,
+            WILD_MELD,
+            JOKER_TYPE,
+            grp,
+            own,
+            opened,
+            asked,
+            start,
+            pg,
+            rest,
+            pile_wilds,
+            work,
+            hand,
+        ):
+            row[A.JOKER_TO_WILD] = True
+            count += 1
+    return count
+
+
+@njit(cache=True)
 def _meld_row_quick(cfg, grp, own, locked, asked: int, row) -> int:
     """:func:`_meld_row` in the meld phase with three or more cards in hand: every
-    candidate is legal (``_meld_ok``), and so is a black three that passes the first checks
+    candidate is legal (``can_finish``), and so is a black three that passes the first checks
     of :func:`_black_three_ok` (two or more cards are in play). Reads arrays only, not the
     state tuple (core/borrow.py)."""
     count = 0
