@@ -161,7 +161,7 @@ def _go_out(s, cfg, b: int, p: int, how: int, rewards) -> None:
     end_hand(s, cfg, b, END_OUT, rewards)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_action(s, cfg, b: int, a: int, rewards) -> None:
     """Apply a legal action ``a`` to game ``b`` (legality is checked by the caller)."""
     p = s.to_move[b]

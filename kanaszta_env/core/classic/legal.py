@@ -454,7 +454,7 @@ def _discard_row(own, row, final_ok: bool) -> int:
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def legal_row(s, cfg, b: int, row) -> int:
     """Write the legal actions of game ``b`` into ``row``; returns how many."""
     row[:] = False
