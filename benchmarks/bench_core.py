@@ -156,11 +156,15 @@ def main() -> None:
     parser.add_argument("--sweeps", type=int, default=200, help="decisions per game per timed run")
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--skip-compile", action="store_true")
+    parser.add_argument(
+        "--classic-only", action="store_true", help="only the classic canasta rows (no API loop, no compile)"
+    )
     add_arguments(parser)
     args = parser.parse_args()
     if dispatch(args, figures(args), __file__):
         return
-    for players, variant in CONFIGS + CLASSIC_CONFIGS:
+    configs = CLASSIC_CONFIGS if args.classic_only else CONFIGS + CLASSIC_CONFIGS
+    for players, variant in configs:
         r = kernel_throughput(args.batch, args.sweeps, args.repeats, players, variant)
         lengths = hand_lengths(players, variant)
         print(
@@ -169,6 +173,8 @@ def main() -> None:
             f"(mean {lengths.mean():.0f}, median {np.median(lengths):.0f} decisions per hand "
             f"over {len(lengths)} complete hands)"
         )
+    if args.classic_only:
+        return
     rate = api_throughput(args.batch, 50, args.repeats)
     print(f"GameBatch API loop  P=2 B={args.batch}: {rate:,.0f} decisions/s (mask + sample + validated step)")
     if not args.skip_compile:

@@ -155,7 +155,7 @@ def _replace_red_threes(s, b: int, q: int) -> None:
                 _take_top(s, b, q)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def draw_one(s, b: int, q: int) -> int:
     """Draw the top stock card into seat ``q``'s hand; a red three is laid out for the side
     instead (C4.2). Returns the card type, or -1 when the stock is empty."""
@@ -169,7 +169,7 @@ def draw_one(s, b: int, q: int) -> int:
     return t
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def begin_turn(s, b: int, q: int) -> None:
     """Seat ``q`` starts a turn in the draw phase; the turn's records are cleared."""
     s.phase[b] = PHASE_DRAW

@@ -47,14 +47,14 @@ from .tables import (
 __all__ = ["apply_action", "episode_truncated", "reset_game"]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _checkpoint(s, b: int, p: int) -> None:
     s.cp_hand[b] = s.hand[b, p]
     s.cp_groups[b] = s.groups[b, s.side_of[b, p]]
     s.changed[b] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _lay(s, b: int, p: int, g: int, t: int) -> None:
     """Move a card of type ``t`` from seat ``p``'s hand onto its side's meld ``g``."""
     s.hand[b, p, t] -= 1
@@ -110,7 +110,7 @@ def _take_pile(s, cfg, b: int, p: int) -> None:
         _finish_pickup(s, cfg, b, p)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _draw(s, cfg, b: int, p: int, rewards) -> None:
     """C4.2: a drawn red three is laid out; sk replaces it, pl does not unless the player
     would be left with one card he may not go out with."""
@@ -130,7 +130,7 @@ def _draw(s, cfg, b: int, p: int, rewards) -> None:
     _checkpoint(s, b, p)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _end_turn(s, cfg, b: int, p: int, rewards) -> None:
     """After a discard that is not going out: the side's opening, the next player (C4, C11)."""
     side = s.side_of[b, p]
@@ -161,7 +161,7 @@ def _go_out(s, cfg, b: int, p: int, how: int, rewards) -> None:
     end_hand(s, cfg, b, END_OUT, rewards)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_action(s, cfg, b: int, a: int, rewards) -> None:
     """Apply a legal action ``a`` to game ``b`` (legality is checked by the caller)."""
     p = s.to_move[b]
@@ -212,7 +212,7 @@ def _discard_type(hand, kind: int) -> int:
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _meld(s, cfg, b: int, p: int, a: int, rewards) -> None:
     hand = s.hand[b, p]
     if a == A.BLACK_THREE:

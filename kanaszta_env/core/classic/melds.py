@@ -149,6 +149,7 @@ def opening_reachable(
     neg = -(1 << 30)
     dp = np.full((wmax + 1, cmax + 1), neg, dtype=np.int64)
     dp[0, 0] = 0
+    nxt = np.empty_like(dp)  # the two rows of the programme, swapped per meld
     for g in range(NUM_NATURAL):
         n0 = naturals(grp, g)
         w0 = wilds(grp, g)
@@ -158,7 +159,7 @@ def opening_reachable(
             + hand[GROUP_TYPES[g, 2]]
             + hand[GROUP_TYPES[g, 3]]
         )
-        nxt = np.full((wmax + 1, cmax + 1), neg, dtype=np.int64)
+        nxt[:, :] = neg
         for x in range(h + 1):
             if free and 0 < x < h:
                 continue
@@ -181,7 +182,7 @@ def opening_reachable(
                     for c in range(cmax + 1 - used):
                         if dp[u, c] != neg and dp[u, c] + gain > nxt[u + y, c + used]:
                             nxt[u + y, c + used] = dp[u, c] + gain
-        dp = nxt
+        dp, nxt = nxt, dp
     base = opening_value(grp, count_bonus)
     w0 = wilds(grp, WILD_MELD)
     for k in range(0, MAX_WILD_MELD + 1):
