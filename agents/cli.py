@@ -155,6 +155,10 @@ def _add_watch_parsers(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _rules(args: argparse.Namespace, players: int, episode: str = "hand") -> Rules:
+    minimum = args.opening_minimum
+    if minimum is not None and args.variant not in CLASSIC_PRESETS and minimum not in OPENING_MINIMA:
+        choices = ", ".join(map(str, OPENING_MINIMA))
+        raise UsageError(f"--opening-minimum {minimum}: {args.variant} takes one of {choices} (R12.2)")
     try:
         return Rules(
             variant=args.variant,

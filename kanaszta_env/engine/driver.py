@@ -111,8 +111,7 @@ def _credit(phase, totals, cfg, prm, acc, core, b: int) -> bool:
         best = totals[b, 0]
         for q in range(players):
             best = max(best, totals[b, q])
-        top_side = -1
-        tied = False
+        top_side, tied = -1, False
         for q in range(players):
             if totals[b, q] == best:
                 side = cfg[CC_SIDE_OF + q]
@@ -126,9 +125,8 @@ def _credit(phase, totals, cfg, prm, acc, core, b: int) -> bool:
 # --- episodes -----------------------------------------------------------------------
 @njit(cache=True)
 def _seat_controllers(cfg, lineup, control, by_side: float, b: int, anchor: int) -> None:
-    """Seat game ``b``'s controllers around ``anchor``: the lineup in turn order,
-    or (``by_side``) the anchor's, then one for all his partners, then the other
-    seats' in turn order (partners need not sit at fixed distances: sk's 5 players)."""
+    """Seat game ``b``'s controllers around ``anchor``: the lineup in turn order, or (``by_side``)
+    the anchor's, one for all his partners, then the other seats' (sk's 5 players: any distance)."""
     players = cfg[CFG_PLAYERS]
     if by_side == 0.0:
         for i in range(players):

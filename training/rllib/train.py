@@ -90,14 +90,8 @@ def _iteration_row(result: dict, steps: int, seconds: float, dt: float, sampled:
     return {k: (float(v) if isinstance(v, np.floating) else v) for k, v in row.items()}
 
 
-def train_rllib(config: TrainConfig, options: RLlibOptions) -> TrainResult:
-    """Train as ``config`` and ``options`` say; write checkpoints and reports to ``config.run_dir``."""
-    from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, NUM_ENV_STEPS_SAMPLED
-
-    from .algo import add_snapshot, build_ppo_config, learner_state
-
-    torch.set_num_threads(max(1, config.torch_threads))
-    started = time.time()
+def _start_run_dir(config: TrainConfig, options: RLlibOptions) -> Path:
+    """The run folder with the run's settings written (config.json, rllib.json)."""
     run_dir = Path(config.run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
     save_config(config, run_dir / "config.json")
@@ -106,6 +100,93 @@ def train_rllib(config: TrainConfig, options: RLlibOptions) -> TrainResult:
         print(
             f"note: the RLlib backend has no imitation warm start (warm_start={config.warm_start!r} ignored)"
         )
+    return run_dir
+
+
+def _league_snapshot(algo, steps: int, snapshot_dir: Path) -> None:
+    """Freeze the learner as a league opponent on every env runner and save it for ``--resume``."""
+    from .algo import add_snapshot, learner_state
+
+    state = learner_state(algo)
+    held = add_snapshot(algo, f"self@{steps}", state, seed=steps)
+    snapshot_dir.mkdir(exist_ok=True)
+    np.savez(snapshot_dir / f"{steps:012d}.npz", **{k: np.asarray(v) for k, v in state.items()})
+    print(f"snapshot self@{steps:,} added to the league ({held} held)")
+
+
+def _restore(algo, config: TrainConfig, run_dir: Path, snapshot_dir: Path) -> tuple[int, list[dict]]:
+    """Resume ``algo`` from ``config.resume``: its step count, league snapshots and history."""
+    from .algo import add_snapshot
+
+    algo.restore_from_path(str(Path(config.resume).resolve()))
+    source = Path(config.resume).parent
+    saved = Path(config.resume) / STATE_FILE
+    steps = json.loads(saved.read_text(encoding="utf-8"))["timesteps"] if saved.exists() else 0
+    for path in sorted((source / "snapshots").glob("*.npz")):
+        with np.load(path) as data:
+            add_snapshot(algo, f"self@{int(path.stem)}", dict(data), seed=int(path.stem))
+        if source != run_dir:
+            snapshot_dir.mkdir(exist_ok=True)
+            (snapshot_dir / path.name).write_bytes(path.read_bytes())
+    old = source / "history.json"
+    return steps, json.loads(old.read_text(encoding="utf-8")) if old.exists() else []
+
+
+def _evaluate(
+    algo, config: TrainConfig, history: list[dict], steps: int, started: float, best: float, save
+) -> float:
+    """A periodic evaluation against ``config.eval_bots``, appended to ``history``; saves ``best``
+    on a new top score against the best-by bot. Returns the top score so far."""
+    from .algo import learner_state
+
+    run_dir = Path(config.run_dir)
+    agent = driver_agent(config, learner_state(algo), "rllib")
+    rows = evaluate_against_bots(
+        agent, bot_list(config.eval_bots), config.eval_rules(), hands=config.eval_hands, seed=config.eval_seed
+    )
+    for row in rows:
+        row["step"] = steps
+        row["minutes"] = (time.time() - started) / 60
+        history.append(row)
+        print(f"eval at {steps:,}: {row['mean_diff']:+.1f} vs {row['bot']}, win rate {row['win_rate']:.3f}")
+        if row["bot"] == config.best_bot() and row["mean_diff"] > best:
+            best = row["mean_diff"]
+            save("best")
+            (run_dir / "best.json").write_text(json.dumps(row, indent=1), encoding="utf-8")
+    (run_dir / "history.json").write_text(json.dumps(history, indent=1), encoding="utf-8")
+    return best
+
+
+def _final_report(algo, config: TrainConfig, steps: int, trained: int, seconds: float) -> dict:
+    """The final evaluation against ``config.final_eval_bots`` (report.json / report.md)."""
+    from .algo import learner_state
+
+    agent = driver_agent(config, learner_state(algo), "rllib")
+    return write_report(
+        agent,
+        bot_list(config.final_eval_bots),
+        config.eval_rules(),
+        hands=config.final_eval_hands,
+        seed=config.eval_seed + 10_000_000,
+        run_dir=Path(config.run_dir),
+        extra={
+            "timesteps": steps,
+            "train_seconds": round(seconds, 1),
+            "train_steps_per_second": round(trained / max(seconds, 1e-9), 1),
+            "backend": "rllib",
+        },
+    )
+
+
+def train_rllib(config: TrainConfig, options: RLlibOptions) -> TrainResult:
+    """Train as ``config`` and ``options`` say; write checkpoints and reports to ``config.run_dir``."""
+    from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, NUM_ENV_STEPS_SAMPLED
+
+    from .algo import build_ppo_config
+
+    torch.set_num_threads(max(1, config.torch_threads))
+    started = time.time()
+    run_dir = _start_run_dir(config, options)
     init_ray(options)
     algo = build_ppo_config(config, options).build_algo()
     torch.set_num_threads(max(1, config.torch_threads))  # the local learner trains in this process
@@ -114,18 +195,7 @@ def train_rllib(config: TrainConfig, options: RLlibOptions) -> TrainResult:
     steps = 0
     snapshot_dir = run_dir / "snapshots"
     if config.resume:
-        algo.restore_from_path(str(Path(config.resume).resolve()))
-        source = Path(config.resume).parent
-        saved = Path(config.resume) / STATE_FILE
-        steps = json.loads(saved.read_text(encoding="utf-8"))["timesteps"] if saved.exists() else 0
-        for path in sorted((source / "snapshots").glob("*.npz")):
-            with np.load(path) as data:
-                add_snapshot(algo, f"self@{int(path.stem)}", dict(data), seed=int(path.stem))
-            if source != run_dir:
-                snapshot_dir.mkdir(exist_ok=True)
-                (snapshot_dir / path.name).write_bytes(path.read_bytes())
-        old = source / "history.json"
-        history = json.loads(old.read_text(encoding="utf-8")) if old.exists() else []
+        steps, history = _restore(algo, config, run_dir, snapshot_dir)
     start_steps = steps
     next_snapshot = steps
     next_ckpt = steps + config.checkpoint_every if config.checkpoint_every else 1 << 62
@@ -141,37 +211,14 @@ def train_rllib(config: TrainConfig, options: RLlibOptions) -> TrainResult:
 
     def evaluate() -> None:
         nonlocal best_diff
-        agent = driver_agent(config, learner_state(algo), "rllib")
-        rows = evaluate_against_bots(
-            agent,
-            bot_list(config.eval_bots),
-            config.eval_rules(),
-            hands=config.eval_hands,
-            seed=config.eval_seed,
-        )
-        for row in rows:
-            row["step"] = steps
-            row["minutes"] = (time.time() - started) / 60
-            history.append(row)
-            print(
-                f"eval at {steps:,}: {row['mean_diff']:+.1f} vs {row['bot']}, win rate {row['win_rate']:.3f}"
-            )
-            if row["bot"] == config.best_bot() and row["mean_diff"] > best_diff:
-                best_diff = row["mean_diff"]
-                save("best")
-                (run_dir / "best.json").write_text(json.dumps(row, indent=1), encoding="utf-8")
-        (run_dir / "history.json").write_text(json.dumps(history, indent=1), encoding="utf-8")
+        best_diff = _evaluate(algo, config, history, steps, started, best_diff, save)
 
     progress = (run_dir / "progress.jsonl").open("a", encoding="utf-8")
     try:
         while steps < config.total_timesteps and not (limit and time.time() - started > limit):
             if "self" in weights and weights["self"] > 0 and steps >= next_snapshot:
-                state = learner_state(algo)
-                held = add_snapshot(algo, f"self@{steps}", state, seed=steps)
-                snapshot_dir.mkdir(exist_ok=True)
-                np.savez(snapshot_dir / f"{steps:012d}.npz", **{k: np.asarray(v) for k, v in state.items()})
+                _league_snapshot(algo, steps, snapshot_dir)
                 next_snapshot = steps + max(1, config.snapshot_every)
-                print(f"snapshot self@{steps:,} added to the league ({held} held)")
             t0 = time.perf_counter()
             result = algo.train()
             dt = time.perf_counter() - t0
@@ -196,23 +243,11 @@ def train_rllib(config: TrainConfig, options: RLlibOptions) -> TrainResult:
         save("latest")
         if config.eval_every and (not history or history[-1]["step"] != steps):
             evaluate()
-        report = None
-        if config.final_eval_hands:
-            agent = driver_agent(config, learner_state(algo), "rllib")
-            report = write_report(
-                agent,
-                bot_list(config.final_eval_bots),
-                config.eval_rules(),
-                hands=config.final_eval_hands,
-                seed=config.eval_seed + 10_000_000,
-                run_dir=run_dir,
-                extra={
-                    "timesteps": steps,
-                    "train_seconds": round(seconds, 1),
-                    "train_steps_per_second": round((steps - start_steps) / max(seconds, 1e-9), 1),
-                    "backend": "rllib",
-                },
-            )
+        report = (
+            _final_report(algo, config, steps, steps - start_steps, seconds)
+            if config.final_eval_hands
+            else None
+        )
         if history:
             plot_learning_curve(history, run_dir / "learning_curve.png")
     finally:

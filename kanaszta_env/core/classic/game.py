@@ -14,8 +14,8 @@ from ...rules_classic import (
     CC_TABLE_OPENING,
 )
 from ..legal import hand_size
+from .conditions import pickup_complete
 from .deal import begin_turn, draw_one, reset_game
-from .legal import pickup_complete
 from .melds import first_unlocked, has_canasta, size, slot_of
 from .score import end_hand, episode_truncated
 from .state import (

@@ -68,49 +68,14 @@ def _hand_size(s, b: int, q: int) -> int:
 
 
 @njit(cache=True)
-def encode_one(s, cfg, b: int, p: int, out) -> int:
-    """Write seat ``p``'s observation of game ``b`` into ``out`` (zeroed here);
-    returns the number of slots written (the declared size)."""
-    out[:] = 0.0
+def _encode_sides_and_pile(s, cfg, b: int, p: int, out, i: int) -> int:
+    """Every side's melds, red threes, opened, canasta, totals and hand scores, then the
+    discard pile, from slot ``i``; returns the next slot."""
     players = cfg[CFG_PLAYERS]
     sides = cfg[CC_SIDES]
     decks = cfg[CC_DECKS]
     deck = MAX_DECK * decks / 3.0
-    i = 0
-    # phase, mover, deciding, asked, progress, stock, opening minimum
-    if 1 <= s.phase[b] <= 6:
-        out[i + s.phase[b] - 1] = 1.0
-    i += 6
-    out[i + (s.mover[b] - p) % players] = 1.0
-    i += players
-    out[i + (s.to_move[b] - p) % players] = 1.0
-    i += players
-    out[i + s.asked[b]] = 1.0
-    i += 4
-    out[i] = _clip(s.turn[b] / max(cfg[CFG_MAX_TURNS], 1), 0.0)
-    out[i + 1] = _clip(s.hand_number[b] / max(cfg[CFG_MAX_HANDS], 1), 0.0)
-    i += 2
-    out[i] = s.stock_len[b] / deck
-    i += 1
-    out[i] = _clip(opening_minimum(s.totals, cfg, b, p) / OPENING_SCALE, 0.0)
-    i += 1
-    # own hand; every seat's hand size; the other seats' publicly known cards
-    _kinds(s.hand[b, p], out, i, decks)
-    i += NUM_KINDS
-    for r in range(players):
-        out[i + r] = _clip(_hand_size(s, b, (p + r) % players) / HAND_SIZE_SCALE, 0.0)
-    i += players
-    for r in range(1, players):
-        _kinds(s.known[b, (p + r) % players], out, i, decks)
-        i += NUM_KINDS
-    # partners, the seat sitting out, who laid cards earlier in the hand
     own = s.side_of[b, p]
-    for r in range(players):
-        q = (p + r) % players
-        out[i + r] = 1.0 if s.side_of[b, q] == own else 0.0
-        out[i + players + r] = 1.0 if s.sitter[b] == q else 0.0
-        out[i + 2 * players + r] = 1.0 if s.laid_before[b, q] else 0.0
-    i += 3 * players
     # every side's melds, then red threes, opened, canasta, totals, hand scores
     for r in range(sides):
         grp = s.groups[b, (own + r) % sides]
@@ -148,6 +113,53 @@ def encode_one(s, cfg, b: int, p: int, out) -> int:
     i += NUM_KINDS
     out[i] = 1.0 if s.pile_wilds[b] > 0 else 0.0
     i += 1
+    return i
+
+
+@njit(cache=True)
+def encode_one(s, cfg, b: int, p: int, out) -> int:
+    """Write seat ``p``'s observation of game ``b`` into ``out`` (zeroed here);
+    returns the number of slots written (the declared size)."""
+    out[:] = 0.0
+    players = cfg[CFG_PLAYERS]
+    decks = cfg[CC_DECKS]
+    deck = MAX_DECK * decks / 3.0
+    i = 0
+    # phase, mover, deciding, asked, progress, stock, opening minimum
+    if 1 <= s.phase[b] <= 6:
+        out[i + s.phase[b] - 1] = 1.0
+    i += 6
+    out[i + (s.mover[b] - p) % players] = 1.0
+    i += players
+    out[i + (s.to_move[b] - p) % players] = 1.0
+    i += players
+    out[i + s.asked[b]] = 1.0
+    i += 4
+    out[i] = _clip(s.turn[b] / max(cfg[CFG_MAX_TURNS], 1), 0.0)
+    out[i + 1] = _clip(s.hand_number[b] / max(cfg[CFG_MAX_HANDS], 1), 0.0)
+    i += 2
+    out[i] = s.stock_len[b] / deck
+    i += 1
+    out[i] = _clip(opening_minimum(s.totals, cfg, b, p) / OPENING_SCALE, 0.0)
+    i += 1
+    # own hand; every seat's hand size; the other seats' publicly known cards
+    _kinds(s.hand[b, p], out, i, decks)
+    i += NUM_KINDS
+    for r in range(players):
+        out[i + r] = _clip(_hand_size(s, b, (p + r) % players) / HAND_SIZE_SCALE, 0.0)
+    i += players
+    for r in range(1, players):
+        _kinds(s.known[b, (p + r) % players], out, i, decks)
+        i += NUM_KINDS
+    # partners, the seat sitting out, who laid cards earlier in the hand
+    own = s.side_of[b, p]
+    for r in range(players):
+        q = (p + r) % players
+        out[i + r] = 1.0 if s.side_of[b, q] == own else 0.0
+        out[i + players + r] = 1.0 if s.sitter[b] == q else 0.0
+        out[i + 2 * players + r] = 1.0 if s.laid_before[b, q] else 0.0
+    i += 3 * players
+    i = _encode_sides_and_pile(s, cfg, b, p, out, i)
     # the turn: the pickup and its obligation, what may be withdrawn, locked pile cards
     out[i] = 1.0 if s.took_pile[b] else 0.0
     i += 1
