@@ -14,6 +14,8 @@ another seat's hand is shown except the cards publicly known to be there
 
 from __future__ import annotations
 
+import numpy as np
+
 from .actions_classic import KIND_NAMES
 
 #: scales of the open-ended counts (the encoder clips to the piece's range)
@@ -82,3 +84,20 @@ def classic_pieces(players: int, sides: int, piece: type) -> tuple:
         piece("withdrawable", (1,), "cards laid since the turn's checkpoint can be taken back (C5.8)"),
         piece("pile_locked", (K,), f"pile cards not meldable this turn (sk, C7.6): {_BY_COPIES}"),
     )
+
+
+def relative_sides(sides: tuple[int, ...], partners: np.ndarray) -> np.ndarray:
+    """(N, P) the side of each relative seat as the observation orders sides (the observer's 0,
+    then the others in side order after it), from the ``partners`` piece (N, P) of observations
+    at a table whose seats have ``sides`` (``Rules.sides()``). The observer's seat is found from
+    his partners' pattern; seats with the same pattern see the sides alike (sk's 5 players differ)."""
+    players = len(sides)
+    count = len(set(sides))
+    side = np.asarray(sides)
+    seats = np.arange(players)
+    out = np.zeros(partners.shape, dtype=np.int64)
+    for seat in range(players):
+        mine = side[(seat + seats) % players]
+        match = ((partners > 0.5) == (mine == side[seat])).all(axis=1)
+        out[match] = (mine - side[seat]) % count
+    return out

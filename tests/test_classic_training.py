@@ -18,6 +18,7 @@ from agents.base import play_batch
 from agents.random_bot import RandomBot
 from kanaszta_env import GameBatch, Rules
 from kanaszta_env.encoding import ObservationSpace, observation_size, split
+from kanaszta_env.encoding_classic import relative_sides
 from kanaszta_env.envs import KanasztaVecEnv
 from training.cli import main as cli_main
 from training.features import CountFeatures
@@ -79,21 +80,23 @@ def test_shaping_telescopes_to_the_side_reward():
 def test_potential_orders_the_sides_as_the_observation(variant, players, keys):
     """The potential's relative side of each relative seat is its true side, seen from the observer."""
     rules = Rules(variant=variant, num_players=players, **keys)
-    potential = ClassicScoreEstimate(rules)
     sides = np.array(rules.sides())
     count = len(set(sides.tolist()))
     games = GameBatch(rules, players)
     games.reset(seed=0)
     seats = np.arange(players)
     partners = split(games.observe(seats=seats), rules)["partners"]
-    relative = potential._relative_sides(partners)
+    relative = relative_sides(rules.sides(), partners)
     for seat in seats:
         truth = (sides[(seat + np.arange(players)) % players] - sides[seat]) % count
         np.testing.assert_array_equal(relative[seat], truth)
 
 
-def test_count_features_read_classic_hand_sizes_and_side_canastas():
-    rules = Rules(variant="pl", num_players=4)
+@pytest.mark.parametrize(("variant", "players"), [("pl", 4), ("sk", 5)])
+def test_count_features_read_classic_hand_sizes_and_side_canastas(variant, players):
+    """Hand sizes and side canastas of every relative seat (sk 5p: sides at uneven distances)."""
+    rules = Rules(variant=variant, num_players=players)
+    sides = np.array(rules.sides())
     features = CountFeatures(ObservationSpace(rules))
     size = observation_size(rules)
     games, rng = GameBatch(rules, 32), np.random.default_rng(3)
@@ -105,14 +108,14 @@ def test_count_features_read_classic_hand_sizes_and_side_canastas():
         obs = games.observe()
         out = features(torch.from_numpy(obs)).numpy()
         extra = out[live, size:]
-        hands = extra[:, : 4 * 17].reshape(-1, 4, 17)
-        canastas = extra[:, 4 * 17 :].reshape(-1, 4, 4)
+        hands = extra[:, : players * 17].reshape(-1, players, 17)
+        canastas = extra[:, players * 17 :].reshape(-1, players, 4)
         rows = np.flatnonzero(live)
-        for k in range(4):
-            seat = (mover[rows] + k) % 4
+        for k in range(players):
+            seat = (mover[rows] + k) % players
             cards = games.state.hand[rows, seat].sum(axis=1)
             np.testing.assert_array_equal(hands[:, k].argmax(-1), np.minimum(cards, 16))
-            made = (games.state.groups[rows, seat % 2, :12].sum(axis=-1) >= 7).any(axis=1)
+            made = (games.state.groups[rows, sides[seat], :12].sum(axis=-1) >= 7).any(axis=1)
             np.testing.assert_array_equal(canastas[:, k].argmax(-1), made.astype(int))
             seen |= bool(made.any())
         mask = games.legal_mask()

@@ -31,6 +31,7 @@ from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 
 from kanaszta_env.encoding import HAND_SIZE_SCALE, piece_offsets, rules_of_space
 from kanaszta_env.encoding_classic import HAND_SIZE_SCALE as CLASSIC_HAND_SIZE_SCALE
+from kanaszta_env.encoding_classic import relative_sides
 
 HAND_BUCKETS = 17  # hand sizes 0..15, then 16 or more
 CANASTA_BUCKETS = 4  # canastas 0, 1, 2, then 3 or more
@@ -56,9 +57,9 @@ class CountFeatures(BaseFeaturesExtractor):
             start, _ = offsets["hand_sizes"]
             self.hand_slots = [start + seat for seat in range(players)]
             self.hand_scale = CLASSIC_HAND_SIZE_SCALE
-            self.canasta_slice = (0, 0)
+            self.canasta_slice = (offsets["canasta"][0], offsets["canasta"][0] + len(set(rules.sides())))
             self.canasta_shape = ()
-            self.side_slots = self._side_slots(rules, offsets)
+            self.partner_slice = (offsets["partners"][0], offsets["partners"][0] + players)
             return
         self.hand_scale = HAND_SIZE_SCALE
         ps_start, ps_shape = offsets["player_state"]  # rows: twins, hand size, opened; one column per seat
@@ -66,23 +67,17 @@ class CountFeatures(BaseFeaturesExtractor):
         can_start, can_shape = offsets["canasta"]  # (seats, groups, kinds)
         self.canasta_slice = (can_start, can_start + int(np.prod(can_shape)))
         self.canasta_shape = tuple(int(n) for n in can_shape)
-        self.side_slots: list[int] = []
-
-    @staticmethod
-    def _side_slots(rules, offsets) -> list[int]:
-        """Classic: the slot of the ``canasta`` flag of each relative seat's side (the
-        observation orders sides from the observer's; partners share a slot)."""
-        sides = rules.sides()
-        count = len(set(sides))
-        start, _ = offsets["canasta"]
-        # relative side of relative seat r, for an observer in seat 0 (the same for every seat)
-        return [start + (sides[r] - sides[0]) % count for r in range(rules.num_players)]
+        self.partner_slice: tuple[int, int] | None = None
 
     def forward(self, observations: torch.Tensor) -> torch.Tensor:
         hand = torch.round(observations[:, self.hand_slots] * self.hand_scale).long()
         hand = hand.clamp(0, HAND_BUCKETS - 1)
-        if self.side_slots:
-            canastas = (observations[:, self.side_slots] > 0.5).long()  # has the side a canasta (C6)
+        if self.partner_slice is not None:  # classic: has each seat's side a canasta (C6)
+            lo, hi = self.partner_slice
+            rel = relative_sides(self.rules.sides(), observations[:, lo:hi].detach().cpu().numpy())
+            lo, hi = self.canasta_slice
+            side = torch.from_numpy(rel).to(observations.device)
+            canastas = (torch.gather(observations[:, lo:hi], 1, side) > 0.5).long()
         else:
             lo, hi = self.canasta_slice
             kinds = observations[:, lo:hi].reshape(-1, *self.canasta_shape)

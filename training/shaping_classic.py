@@ -19,6 +19,7 @@ from agents.classic_bots import KIND_VALUE
 from kanaszta_env import Rules
 from kanaszta_env.encoding import split
 from kanaszta_env.encoding_classic import HAND_SIZE_SCALE as HAND_SIZE_SCALE_CLASSIC
+from kanaszta_env.encoding_classic import relative_sides
 
 RANKS = 11
 MEAN_CARD = 12.0  # about the mean value of a card in a 108-card deck (C1.6)
@@ -58,7 +59,7 @@ class ClassicScoreEstimate:
         own_value = np.rint(p["hand"] * self.copies) @ KIND_VALUE
         hands = sizes * MEAN_CARD
         hands[:, 0] = own_value
-        side = self._relative_sides(p["partners"])
+        side = relative_sides(self.rules.sides(), p["partners"])
         estimate = table.copy()
         for s in range(self.sides):
             estimate[:, s] -= self.hand_weight * (hands * (side == s)).sum(axis=1)
@@ -67,17 +68,3 @@ class ClassicScoreEstimate:
             estimate[:, 0] -= self.dead_end * HAND_WORTH * (p["canasta"][:, 0] == 0) * risk
         others = estimate[:, 1:].mean(axis=1) if self.sides > 1 else 0.0
         return self.scale * (estimate[:, 0] - others)
-
-    def _relative_sides(self, partners: np.ndarray) -> np.ndarray:
-        """(N, P) relative side of each relative seat: 0 for the observer's side; the
-        other sides numbered in the observation's order (seat order of the rules)."""
-        n, players = partners.shape
-        sides = np.array(self.rules.sides())
-        out = np.zeros((n, players), dtype=np.int64)
-        for seat in range(players):  # the observer's absolute seat, found from the partner pattern
-            pattern = np.array([sides[(seat + r) % players] == sides[seat] for r in range(players)])
-            rows = (partners > 0.5) == pattern
-            match = rows.all(axis=1)
-            rel = (sides[(seat + np.arange(players)) % players] - sides[seat]) % self.sides
-            out[match] = rel
-        return out
