@@ -9,6 +9,7 @@ from kanaszta_env import Rules
 
 from .base import Agent, PolicyAgent
 from .classic_bots import ClassicGreedyBot, ClassicHeuristicBot
+from .classic_search import ClassicSearchBot
 from .greedy import GreedyBot
 from .heuristic import DEFAULT_PARAMS, HeuristicBot
 from .random_bot import RandomBot
@@ -118,9 +119,14 @@ def _classic_bot(head: str, opts: dict[str, str], rules: Rules, seed: int, spec:
         agent = ClassicHeuristicBot(rules, **kwargs)  # type: ignore[arg-type]
         opts = {}
     else:
-        raise ValueError(
-            f"the {head} bot plays Díszített kanaszta only; classic canasta has random, greedy, heuristic"
-        )
+        known = {k: v for k, v in _SEARCH_OPTIONS.items() if k != "modes"}
+        unknown = sorted(set(opts) - set(known))
+        if unknown:
+            raise ValueError(f"unknown search option(s) {unknown}; known: {sorted(known)}")
+        kwargs = {k: _convert(v, known[k], k, spec) for k, v in opts.items()}
+        kwargs.setdefault("seed", seed)
+        agent = ClassicSearchBot(rules, **kwargs)  # type: ignore[arg-type]
+        opts = {}
     if opts:
         raise ValueError(f"agent {head!r} takes no options, got {sorted(opts)}")
     agent.name = spec

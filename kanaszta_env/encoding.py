@@ -86,6 +86,7 @@ _GROUPS = f"12 groups `{' '.join(GROUP_NAMES)}`"
 _CANASTAS = "black wild, black, red, red wild, gold (R11)"
 
 
+@lru_cache(maxsize=64)
 def observation_spec(rules: Rules | None = None) -> tuple[Piece, ...]:
     """The pieces of the observation vector, in order, for ``rules`` (the game
     family, the number of players and, in classic canasta, of sides change it)."""
@@ -257,35 +258,35 @@ def _cut_pieces() -> tuple[Piece, ...]:
 
 def observation_size(rules: Rules | None = None) -> int:
     """Length of the observation vector for ``rules``."""
-    return sum(p.size for p in observation_spec(rules))
+    return _layout(rules or Rules())[0]
 
 
 def observation_bounds(rules: Rules | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Per-slot ``(low, high)`` float32 arrays (for a ``gymnasium.spaces.Box``)."""
-    spec = observation_spec(rules)
-    low = np.concatenate([np.full(p.size, p.low, dtype=np.float32) for p in spec])
+    low = np.concatenate([np.full(p.size, p.low, dtype=np.float32) for p in observation_spec(rules)])
     return low, np.ones_like(low)
 
 
 def piece_offsets(rules: Rules | None = None) -> dict[str, tuple[int, tuple[int, ...]]]:
     """First slot and shape of every piece, by name, in layout order."""
-    offsets, c = {}, 0
-    for p in observation_spec(rules):
-        offsets[p.name] = (c, p.shape)
-        c += p.size
-    return offsets
+    return {name: (start, shape) for name, (start, _, shape) in _layout(rules or Rules())[1].items()}
+
+
+@lru_cache(maxsize=64)
+def _layout(rules: Rules) -> tuple[int, dict[str, tuple[int, int, tuple[int, ...]]]]:
+    """Size, and first slot, end and shape per piece: once per rules (bots split every batch)."""
+    ends = np.cumsum([p.size for p in observation_spec(rules)]).tolist()
+    spec = zip(observation_spec(rules), ends, strict=True)
+    return ends[-1], {p.name: (end - p.size, end, p.shape) for p, end in spec}
 
 
 def split(obs: np.ndarray, rules: Rules | None = None) -> dict[str, np.ndarray]:
     """Views of an observation (or a batch of them, leading axes kept) by piece name."""
-    size = observation_size(rules)
+    size, offsets = _layout(rules or Rules())
     if size != obs.shape[-1]:
         raise ValueError(f"observation has {obs.shape[-1]} slots, the spec {size}")
     lead = obs.shape[:-1]
-    return {
-        name: obs[..., start : start + int(np.prod(shape))].reshape(*lead, *shape)
-        for name, (start, shape) in piece_offsets(rules).items()
-    }
+    return {name: obs[..., start:end].reshape(*lead, *shape) for name, (start, end, shape) in offsets.items()}
 
 
 def encode(

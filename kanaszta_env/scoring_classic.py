@@ -23,12 +23,16 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .cards import GROUP_SLOTS, IS_RED_THREE, NUM_TYPES, TYPE_GROUP, TYPE_WILD_SLOT, parse_cards
 from .rules import Rules
 from .variants import CLASSIC
+
+if TYPE_CHECKING:
+    from .engine import GameBatch
 
 _BLACK = {"3S": 0, "3C": 3}
 
@@ -118,6 +122,21 @@ def side_score(
             rules.to_config(), grp, counts, red_threes, went_out, double, from_hand, exhausted
         )
     )
+
+
+def standings(games: GameBatch, rows: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Where each side of classic ``games`` stands: ``(melded, in_hand)``, each (n, sides) for
+    the games ``rows`` (default all). ``melded`` is the side's score were the hand to end now
+    with nobody out, its cards in hand aside (C13.2: melds, canasta bonuses, red threes);
+    ``in_hand`` what the cards in its members' hands would cost. Sides by index
+    (``Rules.sides()``). The engine's own scoring functions compute both."""
+    if not games.rules.classic:
+        raise ValueError("standings needs a batch of classic canasta games")
+    rows = np.arange(games.batch_size) if rows is None else np.asarray(rows, dtype=np.int64)
+    out = np.zeros((len(rows), max(games.rules.sides()) + 1, 2), dtype=np.int64)
+    st = games.state
+    _kernel().standings(st.groups, st.red_threes, st.hand, st.side_of, games.rules.to_config(), rows, out)
+    return out[:, :, 0], out[:, :, 1]
 
 
 def _kernel():

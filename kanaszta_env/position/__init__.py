@@ -26,6 +26,9 @@ the format's keys.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
+
+import numpy as np
 
 from ..engine import GameBatch
 from . import classic
@@ -60,6 +63,7 @@ __all__ = [
     "canonical",
     "dump",
     "load",
+    "load_batch",
 ]
 
 
@@ -100,6 +104,34 @@ def load(doc: dict | str) -> GameBatch:
     if classic_doc is not None:
         return classic.load(classic_doc)
     return _checked(doc)[1]
+
+
+def load_batch(docs: Sequence[dict | str]) -> GameBatch:
+    """A batch of ``len(docs)`` games, game ``b`` in the position ``docs[b]`` (all of one
+    variant and rule set) — one batch instead of one per position, for programs that
+    start many games from positions (a search bot's samples).
+
+    Raises ``ValueError`` naming the problem and the position if a document is invalid.
+    """
+    if len(docs) == 0:
+        raise ValueError("load_batch needs at least one position")
+    classic_docs = [_classic_doc(doc) for doc in docs]
+    kinds = {d is None for d in classic_docs}
+    if len(kinds) > 1:
+        raise ValueError("load_batch takes positions of one game: all classic canasta or all Díszített")
+    try:
+        if classic_docs[0] is not None:
+            return classic.load_batch(classic_docs)
+        games = [_checked(doc)[1] for doc in docs]
+    except ValueError as err:
+        raise ValueError(f"in load_batch: {err}") from None
+    if any(g.rules != games[0].rules for g in games):
+        raise ValueError("load_batch takes positions of one rule set")
+    batch = GameBatch(games[0].rules, len(games))
+    batch.state = type(games[0].state)(
+        *(np.concatenate(f) for f in zip(*(g.state for g in games), strict=True))
+    )
+    return batch
 
 
 def canonical(doc: dict | str) -> dict:

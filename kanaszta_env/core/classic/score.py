@@ -112,6 +112,24 @@ def score_side(
 
 
 @njit(cache=True)
+def standings(groups, red_threes, hands, side_of, cfg, rows, out) -> None:
+    """For game ``rows[i]`` and each side ``d``: ``out[i, d, 0]`` its score were the hand to end
+    now with nobody out, the cards in hand aside (C13.2: melds, canastas, red threes), and
+    ``out[i, d, 1]`` the penalty of the cards in its members' hands. (The state's arrays
+    ``groups``, ``red_threes``, ``hand``, ``side_of`` are passed alone: quicker to dispatch.)"""
+    none = np.zeros((0, hands.shape[2]), dtype=np.int8)
+    for i in range(rows.shape[0]):
+        b = rows[i]
+        for d in range(cfg[CC_SIDES]):
+            out[i, d, 0] = score_side(cfg, groups[b, d], none, red_threes[b, d], False, False, False, False)
+            pen = 0
+            for q in range(cfg[CFG_PLAYERS]):
+                if side_of[b, q] == d:
+                    pen += hand_penalty(hands[b, q], cfg[CC_BLACK_IN_HAND])
+            out[i, d, 1] = pen
+
+
+@njit(cache=True)
 def side_score(s, cfg, b: int, side: int, reason: int) -> int:
     """Score of ``side`` for the hand of game ``b`` that just ended with ``reason``."""
     players = cfg[CFG_PLAYERS]

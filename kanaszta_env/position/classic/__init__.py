@@ -57,7 +57,11 @@ def checked(doc: dict) -> dict:
 
 
 def load(doc: dict) -> GameBatch:
-    return to_games(checked(doc))
+    return to_games([checked(doc)])
+
+
+def load_batch(docs: list[dict]) -> GameBatch:
+    return to_games([checked(doc) for doc in docs])
 
 
 def canonical(doc: dict) -> dict:

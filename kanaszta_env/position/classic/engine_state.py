@@ -21,66 +21,74 @@ from .parse import ASKED_NAMES, CHECKPOINT_PHASES, START_PHASES, mover_side
 _OUT_HOW = {"discard": OUT_DISCARD, "meld": OUT_MELD}
 
 
-def to_games(c: dict) -> GameBatch:
-    """A batch of one game holding the (validated) parsed position ``c``."""
-    games = GameBatch(c["rules"], 1)
+def to_games(cs: list[dict]) -> GameBatch:
+    """A batch holding the (validated) parsed positions ``cs``, game ``b`` from ``cs[b]``
+    (all of one rule set)."""
+    games = GameBatch(cs[0]["rules"], len(cs))
     s = games.state._replace()  # the arrays of a fresh batch, written in place below
-    q_range = range(c["num_players"])
-    for q in q_range:
-        p = c["players"][q]
-        s.hand[0, q] = counts(p["hand"])
-        s.known[0, q] = counts(p["known"])
-        s.laid_before[0, q] = p["laid_before"]
-        s.turns_played[0, q] = p["turns_played"]
-        side = c["sides"][c["side_of"][q]]
-        s.totals[0, q] = side["total"]
-        s.hand_scores[0, q] = side["hand_score"]
-        s.side_of[0, q] = c["side_of"][q]
-        s.next_seat[0, q] = c["next_seat"][q]
-    table_opening = c["rules"].opening_scope == "table"
-    for i, side in enumerate(c["sides"]):
-        s.groups[0, i] = melds_array(side["melds"])
-        s.red_threes[0, i] = side["red_threes"]
-        s.opened[0, i] = side["opened"]
-    if table_opening:  # pl: the engine opens every side index at once (C11.1)
-        s.opened[0, :] = c["sides"][0]["opened"]
-    stock, pile = c["stock"][::-1], c["discard"]
-    s.stock[0] = 0
-    s.stock[0, : len(stock)] = stock
-    s.stock_len[0] = len(stock)
-    s.pile[0] = 0
-    s.pile[0, : len(pile)] = pile
-    s.pile_len[0] = len(pile)
-    s.pile_wilds[0] = sum(1 for t in pile if KIND_OF[t] >= 12)
-    s.phase[0] = PHASE_NAMES.index(c["phase"])
-    s.to_move[0] = c["to_move"]
-    s.starter[0] = c["starter"]
-    s.sitter[0] = -1 if c["sitter"] is None else c["sitter"]
-    s.turn[0] = c["turn"]
-    s.hand_number[0] = c["hand_number"]
-    s.end_reason[0] = END_NAMES.index(c["end_reason"])
-    s.out_player[0] = -1 if c["out_player"] is None else c["out_player"]
-    s.out_how[0] = 0 if c["out_how"] is None else _OUT_HOW[c["out_how"]]
-    s.rng[0] = np.uint64(c["rng"])
-    _write_turn(s, c)
+    for b, c in enumerate(cs):
+        if c["rules"] != cs[0]["rules"]:
+            raise ValueError(f"position {b} has other rules than position 0: one batch plays one rule set")
+        _write_game(s, b, c)
     games.state = s
     return games
 
 
-def _write_turn(s: Any, c: dict) -> None:
+def _write_game(s: Any, b: int, c: dict) -> None:
+    q_range = range(c["num_players"])
+    for q in q_range:
+        p = c["players"][q]
+        s.hand[b, q] = counts(p["hand"])
+        s.known[b, q] = counts(p["known"])
+        s.laid_before[b, q] = p["laid_before"]
+        s.turns_played[b, q] = p["turns_played"]
+        side = c["sides"][c["side_of"][q]]
+        s.totals[b, q] = side["total"]
+        s.hand_scores[b, q] = side["hand_score"]
+        s.side_of[b, q] = c["side_of"][q]
+        s.next_seat[b, q] = c["next_seat"][q]
+    table_opening = c["rules"].opening_scope == "table"
+    for i, side in enumerate(c["sides"]):
+        s.groups[b, i] = melds_array(side["melds"])
+        s.red_threes[b, i] = side["red_threes"]
+        s.opened[b, i] = side["opened"]
+    if table_opening:  # pl: the engine opens every side index at once (C11.1)
+        s.opened[b, :] = c["sides"][0]["opened"]
+    stock, pile = c["stock"][::-1], c["discard"]
+    s.stock[b] = 0
+    s.stock[b, : len(stock)] = stock
+    s.stock_len[b] = len(stock)
+    s.pile[b] = 0
+    s.pile[b, : len(pile)] = pile
+    s.pile_len[b] = len(pile)
+    s.pile_wilds[b] = sum(1 for t in pile if KIND_OF[t] >= 12)
+    s.phase[b] = PHASE_NAMES.index(c["phase"])
+    s.to_move[b] = c["to_move"]
+    s.starter[b] = c["starter"]
+    s.sitter[b] = -1 if c["sitter"] is None else c["sitter"]
+    s.turn[b] = c["turn"]
+    s.hand_number[b] = c["hand_number"]
+    s.end_reason[b] = END_NAMES.index(c["end_reason"])
+    s.out_player[b] = -1 if c["out_player"] is None else c["out_player"]
+    s.out_how[b] = 0 if c["out_how"] is None else _OUT_HOW[c["out_how"]]
+    s.rng[b] = np.uint64(c["rng"])
+    _write_turn(s, b, c)
+
+
+def _write_turn(s: Any, b: int, c: dict) -> None:
     mover = c["mover"]
     current = melds_array(mover_side(c)["melds"])
     cp = c["checkpoint"]
-    s.mover[0] = mover
-    s.cp_hand[0] = counts(c["players"][mover]["hand"] if cp is None else cp["hand"])
-    s.cp_groups[0] = current if cp is None else melds_array(cp["melds"])
-    s.start_groups[0] = current if c["start_melds"] is None else melds_array(c["start_melds"])
-    s.changed[0] = c["changed"]
-    s.took_pile[0] = c["pickup"] is not None
-    s.pickup_card[0] = -1 if c["pickup"] is None else c["pickup"]
-    s.pickup_rest[0] = len(c["discard"]) if c["phase"] == "pickup" else 0
-    s.pile_locked[0] = counts(c["locked"])
-    s.asked[0] = ASKED_NAMES.index(c["asked"]) if c["asked"] != "none" else ASKED_NOT
+    s.mover[b] = mover
+    s.cp_hand[b] = counts(c["players"][mover]["hand"] if cp is None else cp["hand"])
+    s.cp_groups[b] = current if cp is None else melds_array(cp["melds"])
+    s.start_groups[b] = current if c["start_melds"] is None else melds_array(c["start_melds"])
+    s.changed[b] = c["changed"]
+    s.took_pile[b] = c["pickup"] is not None
+    s.pickup_card[b] = -1 if c["pickup"] is None else c["pickup"]
+    s.pickup_rest[b] = len(c["discard"]) if c["phase"] == "pickup" else 0
+    s.pile_locked[b] = counts(c["locked"])
+    s.asked[b] = ASKED_NAMES.index(c["asked"]) if c["asked"] != "none" else ASKED_NOT
 
 
 def from_games(games: GameBatch, b: int) -> dict:

@@ -1,0 +1,183 @@
+"""``ClassicSearchBot``: determinised Monte-Carlo search for classic canasta (``pl``, ``sk``).
+
+It plays like :class:`~agents.classic_bots.ClassicHeuristicBot` except at the
+two decisions that shape a turn most — drawing or taking the discard pile
+(C4.1, C7), and which card to discard — where it compares candidates by
+simulation:
+
+1. deal ``samples`` positions consistent with its observation
+   (:func:`agents.classic_determinise.determinise`: the hidden cards at random,
+   everything public where it is), loaded by the public position loader;
+2. in each, apply each candidate and let ``ClassicHeuristicBot`` play every
+   seat (each from its own observation) for ``horizon`` more turns or to the
+   end of the hand, all simulations of a call stepped as one batch;
+3. value the result for its side as the reward does (its side's score minus
+   the other sides' mean): the hand's recorded scores if it ended, else each
+   side's standing (:func:`kanaszta_env.scoring_classic.standings`) with the
+   cards in hand counted at ``hand_weight`` of their penalty;
+4. keep the heuristic's choice unless another candidate beats it, on the
+   paired differences over the samples (common random numbers), by more than
+   ``prior`` points plus ``z`` standard errors — then the one with the best
+   such lower bound.
+
+Decisions are a function of the observation and the bot's seed (the samples'
+random numbers are seeded from both), so re-dealing cards the bot cannot see
+never changes them. Slower than the heuristic by the simulations: see
+``benchmarks/bench_bots.py``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import zlib
+
+import numpy as np
+
+from kanaszta_env import GameBatch, Rules
+from kanaszta_env import position as positions
+from kanaszta_env.actions_classic import DISCARD0, DRAW, TAKE_PILE
+from kanaszta_env.encoding import split
+from kanaszta_env.scoring_classic import standings
+
+from .classic_bots import ClassicBot, ClassicHeuristicBot
+from .classic_determinise import determinise
+
+MAX_ROLLOUT_STEPS = 5000  # decisions per simulation batch; a hand of 200 turns ends well before
+
+
+class ClassicSearchBot(ClassicBot):
+    """Heuristic play with the draw / pickup and the discard chosen by simulation."""
+
+    name = "search"
+
+    def __init__(
+        self,
+        rules: Rules | None = None,
+        samples: int = 8,
+        horizon: int = 8,
+        max_discards: int = 3,
+        hand_weight: float = 0.5,
+        prior: float = 0.0,
+        z: float = 1.0,
+        seed: int = 0,
+    ) -> None:
+        for key, value, low in (
+            ("samples", samples, 2),
+            ("horizon", horizon, 1),
+            ("max_discards", max_discards, 1),
+        ):
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
+                raise ValueError(f"{key} must be an integer of at least {low}, got {value!r}")
+        if not 0.0 <= hand_weight <= 1.0:
+            raise ValueError(f"hand_weight must lie in [0, 1], got {hand_weight!r}")
+        if z < 0:
+            raise ValueError(f"z must be non-negative, got {z!r}")
+        self.samples, self.horizon, self.max_discards = int(samples), int(horizon), int(max_discards)
+        self.hand_weight, self.prior, self.z, self.seed = (
+            float(hand_weight),
+            float(prior),
+            float(z),
+            int(seed),
+        )
+        self.heuristic = ClassicHeuristicBot()
+        #: decisions searched and overruled so far (the heuristic's choice kept otherwise)
+        self.searched = self.overruled = 0
+        super().__init__(rules)
+
+    def setup(self, rules: Rules) -> None:
+        super().setup(rules)
+        self.heuristic.setup(rules)
+        self.sim_rules = dataclasses.replace(rules, episode="hand")
+
+    def act(self, obs: np.ndarray, mask: np.ndarray, slots: np.ndarray | None = None) -> np.ndarray:
+        obs = np.asarray(obs, dtype=np.float32)
+        mask = np.asarray(mask, dtype=np.bool_)
+        choice = self.heuristic.act(obs, mask)
+        pieces = split(obs, self.rules)
+        prefs = np.where(mask, self.heuristic.scores(pieces), -np.inf)
+        rows, cands = [], []
+        for i in range(len(obs)):
+            c = self._candidates(mask[i], prefs[i], int(choice[i]))
+            if len(c) > 1:
+                rows.append(i)
+                cands.append(c)
+        if rows:
+            picks = self._search(obs, pieces, rows, cands)
+            for i, c, k in zip(rows, cands, picks, strict=True):
+                choice[i] = c[k]
+        return choice
+
+    def _candidates(self, legal: np.ndarray, prefs: np.ndarray, chosen: int) -> list[int]:
+        """The heuristic's choice first, then the alternatives worth simulating."""
+        if legal[DRAW] and legal[TAKE_PILE] and chosen in (DRAW, TAKE_PILE):
+            return [chosen, TAKE_PILE if chosen == DRAW else DRAW]
+        if chosen >= DISCARD0:
+            order = DISCARD0 + np.argsort(-prefs[DISCARD0:], kind="stable")
+            others = [int(a) for a in order if legal[a] and a != chosen]
+            return [chosen, *others[: self.max_discards - 1]]
+        return [chosen]
+
+    def _search(self, obs: np.ndarray, pieces: dict, rows: list[int], cands: list[list[int]]) -> list[int]:
+        """Index of the chosen candidate of each searched row."""
+        docs, copies, actions, seats = [], [], [], []
+        for j, i in enumerate(rows):
+            row = {k: v[i] for k, v in pieces.items()}
+            rng = np.random.default_rng([self.seed, zlib.crc32(obs[i].tobytes())])
+            samples, me = determinise(self.sim_rules, row, rng, self.samples)
+            docs += samples
+            copies += [len(cands[j])] * self.samples
+            actions += cands[j] * self.samples
+            seats += [me] * (self.samples * len(cands[j]))
+        values = self._simulate(docs, np.array(copies), np.array(actions), np.array(seats))
+        picks, start = [], 0
+        for c in cands:
+            v = values[start : start + self.samples * len(c)].reshape(self.samples, len(c))
+            start += v.size
+            picks.append(self._pick(v))
+        self.searched += len(rows)
+        self.overruled += sum(k != 0 for k in picks)
+        return picks
+
+    def _pick(self, v: np.ndarray) -> int:
+        """Candidate 0 (the heuristic's) unless another's paired gain over it has a lower
+        bound (mean - z standard errors) above ``prior``; then the best such bound."""
+        d = v[:, 1:] - v[:, :1]
+        bound = d.mean(axis=0) - self.z * d.std(axis=0, ddof=1) / np.sqrt(len(v))
+        best = int(np.argmax(bound))
+        return best + 1 if bound[best] > self.prior else 0
+
+    def _simulate(self, docs: list, copies: np.ndarray, actions: np.ndarray, seats: np.ndarray) -> np.ndarray:
+        """Play ``actions`` in the positions ``docs`` (each ``copies`` times, in order) and on with
+        the heuristic; the value of each game for the side of ``seats``."""
+        loaded = positions.load_batch(docs).state
+        games = GameBatch(self.sim_rules, len(actions))
+        games.state = type(loaded)(*(np.repeat(f, copies, axis=0) for f in loaded))
+        target = games.state.turn + self.horizon
+        games.step(actions)
+        sides = np.asarray(self.sim_rules.sides())
+        values = np.full(len(actions), np.nan)
+        for _ in range(MAX_ROLLOUT_STEPS):
+            s = games.state
+            over = games.done
+            stop = np.isnan(values) & (over | (s.turn >= target))
+            if stop.any():
+                values[stop] = self._value(games, np.flatnonzero(stop), sides[seats[stop]], over[stop])
+            if not np.isnan(values).any():
+                break
+            games.step(self.heuristic.act(games.observe(), games.legal_mask()))
+        return values
+
+    def _value(self, games: GameBatch, rows: np.ndarray, side: np.ndarray, over: np.ndarray) -> np.ndarray:
+        """Side ``side``'s score minus the other sides' mean: the hand's if it is over, else the
+        standing with hand cards at ``hand_weight`` of their penalty."""
+        melded, in_hand = standings(games, rows)
+        now = (melded - self.hand_weight * in_hand).astype(np.float64)
+        s = games.state
+        sides = np.asarray(self.sim_rules.sides())
+        count = now.shape[1]
+        for k, b in enumerate(rows):
+            if over[k]:  # the recorded hand scores, one per side (kept on every seat of a side)
+                for d in range(count):
+                    now[k, d] = s.hand_scores[b, int(np.flatnonzero(sides == d)[0])]
+        own = now[np.arange(len(rows)), side]
+        return own - (now.sum(axis=1) - own) / (count - 1)

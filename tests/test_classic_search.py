@@ -1,0 +1,150 @@
+"""The classic canasta search bot and what it stands on: positions dealt from one seat's
+observation (C2.9: they agree with everything the seat knows), positions loaded as one
+batch, the sides' standings (C13.2), and the bot's decisions (legal, from the observation
+only, searched where they matter)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from agents.base import play_batch
+from agents.classic_determinise import determinise
+from agents.classic_search import ClassicSearchBot
+from agents.registry import make_agent
+from kanaszta_env import GameBatch, Rules
+from kanaszta_env import position as positions
+from kanaszta_env.actions_classic import WITHDRAW
+from kanaszta_env.encoding import piece_offsets, split
+from kanaszta_env.scoring_classic import side_score, standings
+
+CONFIGS = [("pl", 2), ("pl", 3), ("pl", 4), ("sk", 2), ("sk", 3), ("sk", 4), ("sk", 5), ("sk", 6)]
+
+
+def _random_states(rules: Rules, batch: int, steps: int, seed: int) -> GameBatch:
+    games = GameBatch(rules, batch)
+    games.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    for _ in range(steps):
+        mask = games.legal_mask()
+        games.step(np.array([rng.choice(np.flatnonzero(row)) if row.any() else 0 for row in mask]))
+    return games
+
+
+@pytest.mark.parametrize(("variant", "players"), CONFIGS)
+def test_c2_9_determinised_positions_agree_with_the_observation(variant, players):
+    """Every sampled position shows the deciding seat the same observation — all but
+    ``withdrawable``, which needs the turn's checkpoint the observation does not show — and
+    the same legal actions but ``withdraw``."""
+    rules = Rules(variant=variant, num_players=players)
+    rng = np.random.default_rng(3)
+    withdrawable = piece_offsets(rules)["withdrawable"][0]
+    checked = 0
+    for steps in (0, 40, 90, 160):
+        games = _random_states(rules, 12, steps, seed=steps + players)
+        obs, mask = games.observe(), games.legal_mask()
+        pieces = split(obs, rules)
+        for b in np.flatnonzero(mask.any(axis=1)):
+            docs, _ = determinise(rules, {k: v[b] for k, v in pieces.items()}, rng, 2)
+            sampled = positions.load_batch(docs)
+            seen = sampled.observe()
+            keep = np.ones(obs.shape[1], dtype=bool)
+            keep[withdrawable] = False
+            assert np.array_equal(seen[:, keep], np.repeat(obs[b : b + 1, keep], 2, axis=0))
+            legal = sampled.legal_mask().copy()
+            legal[:, WITHDRAW] = mask[b, WITHDRAW]
+            assert (legal == mask[b]).all()
+            hands = [positions.dump(sampled, k)["players"] for k in range(2)]
+            checked += 1
+    assert checked > 30
+    assert hands[0] != hands[1]  # the hidden cards are dealt at random
+
+
+def test_determinise_refuses_an_observation_that_does_not_add_up():
+    rules = Rules(variant="pl", num_players=4)
+    games = _random_states(rules, 1, 10, seed=1)
+    pieces = {k: v[0].copy() for k, v in split(games.observe(), rules).items()}
+    pieces["stock_size"][0] += 5 / 108
+    with pytest.raises(ValueError, match="does not add up"):
+        determinise(rules, pieces, np.random.default_rng(0), 1)
+
+
+def test_load_batch_equals_loading_one_by_one_and_names_a_bad_position():
+    rules = Rules(variant="sk", num_players=4)
+    games = _random_states(rules, 3, 50, seed=4)
+    docs = [positions.dump(games, b) for b in range(3)]
+    batch = positions.load_batch(docs)
+    for b, doc in enumerate(docs):
+        one = positions.load(doc)
+        assert all(np.array_equal(x[b], y[0]) for x, y in zip(batch.state, one.state, strict=True))
+    assert positions.dump(batch, 2) == docs[2]
+    dis = positions.dump(_random_states(Rules(), 2, 30, seed=2), 1)
+    assert positions.dump(positions.load_batch([dis, dis]), 1) == dis
+    with pytest.raises(ValueError, match="one game"):
+        positions.load_batch([docs[0], dis])
+    with pytest.raises(ValueError, match="at least one"):
+        positions.load_batch([])
+    bad = dict(docs[1], phase="nonsense")
+    with pytest.raises(ValueError, match=r"load_batch.*phase"):
+        positions.load_batch([docs[0], bad])
+
+
+def test_c13_2_standings_are_the_side_scores_of_the_cards_on_the_table_and_in_hand():
+    rules = Rules(variant="pl", num_players=4)
+    games = _random_states(rules, 8, 120, seed=6)
+    melded, in_hand = standings(games)
+    for b in range(8):
+        doc = positions.dump(games, b)
+        for d, side in enumerate(doc["sides"]):
+            if any(len(m) < 3 for m in side["melds"]):
+                continue  # a meld being laid this turn is no meld to score yet
+            hands = [p["hand"] for q, p in enumerate(doc["players"]) if rules.sides()[q] == d]
+            bare = side_score(rules, side["melds"], [], red_threes=side["red_threes"])
+            full = side_score(rules, side["melds"], hands, red_threes=side["red_threes"])
+            assert melded[b, d] == bare and in_hand[b, d] == bare - full
+
+
+@pytest.mark.parametrize(("variant", "players"), [("pl", 4), ("sk", 5)])
+def test_search_bot_plays_legally_and_searches_the_pile_and_the_discard(variant, players):
+    rules = Rules(variant=variant, num_players=players)
+    bot = make_agent("search:samples=3,horizon=2", rules, seed=1)
+    assert isinstance(bot, ClassicSearchBot) and bot.samples == 3
+    heuristic = make_agent("heuristic", rules)
+    seats = np.array([[(b + q) % 2 for q in range(players)] for b in range(4)])
+    result = play_batch(rules, [bot, heuristic], seats, np.arange(4))  # raises on an illegal choice
+    assert set(result.end_reason.tolist()) <= {1, 2, 3}
+    assert bot.searched > 20 and 0 <= bot.overruled <= bot.searched
+
+
+def test_search_decisions_come_from_the_observation_only():
+    """C2.9: after re-dealing hidden cards (another seat's hand and the stock) the deciding
+    seats see the same observations and a new bot with the same seed decides the same."""
+    rules = Rules(variant="pl", num_players=4)
+    games = _random_states(rules, 16, 70, seed=8)
+    obs, mask = games.observe(), games.legal_mask()
+    first = ClassicSearchBot(rules, samples=4, horizon=2, seed=5).act(obs, mask)
+    s = games.state
+    rng = np.random.default_rng(2)
+    for b in range(16):
+        q = (int(s.to_move[b]) + 1) % 4
+        hidden = int((s.hand[b, q] - s.known[b, q]).sum())
+        if hidden and s.stock_len[b]:  # swap a hidden card of the next seat with the stock's top
+            t = rng.choice(np.flatnonzero(s.hand[b, q] - s.known[b, q]))
+            top = s.stock[b, s.stock_len[b] - 1]
+            s.hand[b, q, t] -= 1
+            s.hand[b, q, top] += 1
+            s.stock[b, s.stock_len[b] - 1] = t
+    games.adopt()
+    assert np.array_equal(games.observe(), obs)
+    again = ClassicSearchBot(rules, samples=4, horizon=2, seed=5)
+    assert np.array_equal(again.act(games.observe(), games.legal_mask()), first)
+
+
+def test_search_options_are_checked():
+    rules = Rules(variant="sk", num_players=4)
+    with pytest.raises(ValueError, match="unknown search option"):
+        make_agent("search:modes=2", rules)
+    with pytest.raises(ValueError, match="samples must be an integer of at least 2"):
+        make_agent("search:samples=1", rules)
+    with pytest.raises(ValueError, match="option horizon of agent 'search:horizon=x' must be an integer"):
+        make_agent("search:horizon=x", rules)
