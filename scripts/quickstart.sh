@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The README's first command: set up, train a MaskablePPO agent by self-play with the
-# quick-start budget (about 10 minutes of training on 2 CPU cores, 15 in all), and
-# report it against the bots (2,000 duplicate hands each).
+# quick-start budget (an imitation warm start, then 1,000,000 learner decisions of PPO:
+# about 10 minutes on 2 idle CPU cores, 15 in all; a busy machine takes longer and
+# reaches the same agent), and report it against the bots (2,000 duplicate hands each).
 #
-#   bash scripts/quickstart.sh                    # defaults of training/config.py
-#   bash scripts/quickstart.sh --max-minutes 3    # any `kanaszta train` flag
+#   bash scripts/quickstart.sh                               # defaults of training/config.py
+#   bash scripts/quickstart.sh --total-timesteps 200000      # any `kanaszta train` flag
 #
 # Output in runs/quickstart/: final.zip, report.md, learning_curve.png, tb/ (TensorBoard);
 # run with the defaults (no flags), it also copies the learning curve to the README's figure,

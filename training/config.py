@@ -34,9 +34,11 @@ class TrainConfig:
     """folder for checkpoints, TensorBoard logs, the report and the learning curve"""
     seed: int = 0
     """seed of the network initialisation, the deals and the opponent sampling"""
-    total_timesteps: int = 3_000_000
-    """learner decisions to train for (counted over all parallel games; a resumed run counts on)"""
-    max_minutes: float = 10.0
+    total_timesteps: int = 1_000_000
+    """learner decisions to train for (counted over all parallel games; a resumed run counts on).
+    The quick start's budget is in decisions, not minutes, so that a busy machine reaches the
+    same agent as an idle one, only later (about 10 minutes of PPO on 2 idle cores)"""
+    max_minutes: float = 0.0
     """stop training after this many minutes of wall time even if steps remain (0: no limit)"""
     resume: str = ""
     """checkpoint (.zip) to go on from (its network, this config's PPO settings; snapshots, curve reloaded)"""
