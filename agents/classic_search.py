@@ -53,12 +53,12 @@ class ClassicSearchBot(ClassicBot):
     def __init__(
         self,
         rules: Rules | None = None,
-        samples: int = 8,
-        horizon: int = 8,
+        samples: int = 16,
+        horizon: int = 16,
         max_discards: int = 3,
-        hand_weight: float = 0.5,
+        hand_weight: float = 0.25,
         prior: float = 0.0,
-        z: float = 1.0,
+        z: float = 1.5,
         seed: int = 0,
     ) -> None:
         for key, value, low in (

@@ -7,6 +7,7 @@ decision (median of ``--repeats`` runs); for ``SearchBot`` also the share of
 decisions it searched and the time per searched decision.
 
     python benchmarks/bench_bots.py [--games 32] [--repeats 3] [--search "search:samples=12"]
+    python benchmarks/bench_bots.py --variant pl --players 4     # classic canasta's bots
 """
 
 from __future__ import annotations
@@ -18,22 +19,19 @@ import time
 import numpy as np
 
 
-def collect(games: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    from agents.heuristic import HeuristicBot
-    from kanaszta_env import GameBatch, Rules
-    from kanaszta_env.encoding import encode
+def collect(rules, games: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    from agents.registry import make_agent
+    from kanaszta_env import GameBatch
 
-    rules = Rules()
     batch = GameBatch(rules, games)
     batch.reset(seed=seed)
-    bot = HeuristicBot(rules)
+    bot = make_agent("heuristic", rules)
     obs, masks = [], []
     while not batch.done.all():
         mask = batch.legal_mask().copy()
         live = ~batch.done
-        mask[~live, 2] = True
-        o = encode(batch.state, rules, batch.to_move.astype(np.int64))
-        obs.append(o[live])
+        o = batch.observe()
+        obs.append(o[live].copy())
         masks.append(mask[live])
         batch.step(bot.act(o, mask))
     return np.concatenate(obs), np.concatenate(masks)
@@ -47,20 +45,25 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--search", action="append", default=None, help="search bot spec(s) to time")
+    parser.add_argument("--variant", default="2003-02", help="rules preset: 2003-02, 2003-01, pl, sk")
+    parser.add_argument("--players", type=int, default=2)
     args = parser.parse_args()
 
     from agents.registry import make_agent
     from kanaszta_env import Rules
+    from kanaszta_env.encoding import split
 
-    obs, masks = collect(args.games, args.seed)
-    phases = np.bincount(obs[:, :6].argmax(axis=1), minlength=6)
-    by_phase = phases[:5].tolist()
-    print(f"{len(obs)} decisions from {args.games} hands (cut/draw/meld/discard/pickup: {by_phase})")
-    rules = Rules()
+    rules = Rules(variant=args.variant, num_players=args.players)
+    obs, masks = collect(rules, args.games, args.seed)
+    phase = split(obs, rules)["phase"].argmax(axis=1)
+    names = "draw/meld/discard/pickup/over/answer" if rules.classic else "cut/draw/meld/discard/pickup/over"
+    by_phase = np.bincount(phase, minlength=6).tolist()
+    print(f"{len(obs)} decisions from {args.games} hands of {rules.variant} ({names}: {by_phase})")
     specs = ["random", "greedy", "heuristic", *(args.search or ["search"])]
     for spec in specs:
         bot = make_agent(spec, rules)
         bot.act(obs[:64], masks[:64])  # compile / warm up
+        before = getattr(bot, "searched", 0)
         times = []
         for _ in range(args.repeats if not spec.startswith("search") else 1):
             t0 = time.process_time()
@@ -69,8 +72,12 @@ def main() -> None:
         per = statistics.median(times) / len(obs)
         line = f"{spec:<28} {per * 1e6:10.1f} us per decision"
         values = getattr(bot, "last_values", None)
+        searched = None
         if values is not None:
             searched = int((~np.isnan(values[:, 1])).sum())
+        elif hasattr(bot, "searched"):  # the classic search bot counts them
+            searched = bot.searched - before
+        if searched is not None:
             each = per * len(obs) / max(searched, 1) * 1e3
             line += f"   searched {searched / len(obs):.0%} of decisions, {each:.1f} ms each"
         print(line)
