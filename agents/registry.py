@@ -40,6 +40,14 @@ def _convert(value: str, kind: type, key: str, spec: str) -> int | float:
         raise ValueError(f"option {key} of agent {spec!r} must be {expected}, got {value!r}") from None
 
 
+def _typed(head: str, opts: dict[str, str], known: dict[str, type], spec: str) -> dict[str, int | float]:
+    """The options of agent ``head`` converted to their types; unknown ones raise ``ValueError``."""
+    unknown = sorted(set(opts) - set(known))
+    if unknown:
+        raise ValueError(f"unknown {head} option(s) {unknown}; known: {sorted(known)}")
+    return {k: _convert(v, known[k], k, spec) for k, v in opts.items()}
+
+
 def make_agent(spec: str, rules: Rules | None = None, seed: int = 0) -> Agent:
     """An agent from its description.
 
@@ -69,18 +77,11 @@ def make_agent(spec: str, rules: Rules | None = None, seed: int = 0) -> Agent:
         elif head == "greedy":
             agent = GreedyBot(rules)
         elif head == "heuristic":
-            unknown = sorted(set(opts) - set(DEFAULT_PARAMS))
-            if unknown:
-                raise ValueError(f"unknown heuristic option(s) {unknown}; known: {sorted(DEFAULT_PARAMS)}")
-            agent = HeuristicBot(
-                rules, params={k: float(_convert(v, float, k, spec)) for k, v in opts.items()}
-            )
+            params = _typed(head, opts, dict.fromkeys(DEFAULT_PARAMS, float), spec)
+            agent = HeuristicBot(rules, params={k: float(v) for k, v in params.items()})
             opts = {}
         else:
-            unknown = sorted(set(opts) - set(_SEARCH_OPTIONS))
-            if unknown:
-                raise ValueError(f"unknown search option(s) {unknown}; known: {sorted(_SEARCH_OPTIONS)}")
-            kwargs = {k: _convert(v, _SEARCH_OPTIONS[k], k, spec) for k, v in opts.items()}
+            kwargs = _typed(head, opts, _SEARCH_OPTIONS, spec)
             kwargs.setdefault("seed", seed)
             agent = SearchBot(rules, **kwargs)  # type: ignore[arg-type]
             opts = {}
@@ -110,20 +111,11 @@ def _classic_bot(head: str, opts: dict[str, str], rules: Rules, seed: int, spec:
     elif head == "greedy":
         agent = ClassicGreedyBot(rules)
     elif head == "heuristic":
-        unknown = sorted(set(opts) - set(_CLASSIC_HEURISTIC_OPTIONS))
-        if unknown:
-            raise ValueError(
-                f"unknown heuristic option(s) {unknown}; known: {sorted(_CLASSIC_HEURISTIC_OPTIONS)}"
-            )
-        kwargs = {k: _convert(v, _CLASSIC_HEURISTIC_OPTIONS[k], k, spec) for k, v in opts.items()}
+        kwargs = _typed(head, opts, _CLASSIC_HEURISTIC_OPTIONS, spec)
         agent = ClassicHeuristicBot(rules, **kwargs)  # type: ignore[arg-type]
         opts = {}
     else:
-        known = {k: v for k, v in _SEARCH_OPTIONS.items() if k != "modes"}
-        unknown = sorted(set(opts) - set(known))
-        if unknown:
-            raise ValueError(f"unknown search option(s) {unknown}; known: {sorted(known)}")
-        kwargs = {k: _convert(v, known[k], k, spec) for k, v in opts.items()}
+        kwargs = _typed(head, opts, {k: v for k, v in _SEARCH_OPTIONS.items() if k != "modes"}, spec)
         kwargs.setdefault("seed", seed)
         agent = ClassicSearchBot(rules, **kwargs)  # type: ignore[arg-type]
         opts = {}
