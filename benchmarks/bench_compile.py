@@ -53,12 +53,13 @@ bot.act(g.observe(), g.legal_mask())
 _PROBE = """
 import json, time
 from numba.core import event
-_t0 = time.perf_counter()
-_stack, _own, _marks = [], {}, {}
+_t0, _c0 = time.perf_counter(), time.process_time()
+_stack, _own, _marks, _count = [], {}, {}, [0]
 class _Probe(event.Listener):
     def on_start(self, ev):
         _stack.append([time.perf_counter(), 0.0])
     def on_end(self, ev):
+        _count[0] += 1
         start, inner = _stack.pop()
         took = time.perf_counter() - start
         if _stack:
@@ -68,11 +69,11 @@ class _Probe(event.Listener):
         _own[name] = _own.get(name, 0.0) + took - inner
 event.register("numba:compile", _Probe())
 def mark(label):
-    _marks[label] = time.perf_counter() - _t0
+    _marks[label] = (time.perf_counter() - _t0, time.process_time() - _c0)
 """
 _REPORT = """
 mark("end")
-print("@@" + json.dumps({"marks": _marks, "own": _own}))
+print("@@" + json.dumps({"marks": _marks, "own": _own, "compiles": _count[0]}))
 """
 
 
@@ -93,9 +94,9 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as cache:
             cold = run(SCENARIOS[name], cache)
             warm = run(SCENARIOS[name], cache)
-        marks = ", ".join(f"{k} {v:.1f} s" for k, v in cold["marks"].items())
-        warm_marks = ", ".join(f"{k} {v:.1f} s" for k, v in warm["marks"].items())
-        print(f"\n== {name}: empty cache: {marks}; warm cache: {warm_marks}")
+        marks = ", ".join(f"{k} {w:.1f} s (cpu {c:.1f} s)" for k, (w, c) in cold["marks"].items())
+        warm_marks = ", ".join(f"{k} {w:.1f} s (cpu {c:.1f} s)" for k, (w, c) in warm["marks"].items())
+        print(f"\n== {name}: empty cache: {marks}; warm cache: {warm_marks} ({warm['compiles']} compiles)")
         own = sorted(cold["own"].items(), key=lambda kv: -kv[1])
         total = sum(v for _, v in own)
         print(f"   compiling {len(own)} functions took {total:.1f} s (own time, callees excluded); longest:")

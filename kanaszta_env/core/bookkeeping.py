@@ -10,7 +10,7 @@ from ..cards import GROUP_SLOTS, NUM_GROUPS, NUM_TYPES
 from .state import PICKUP_NONE
 
 
-@njit(cache=True)
+@njit(inline="always")  # a two-line leaf: inlined rather than compiled once per integer type
 def _forget(known: np.ndarray, b: int, p: int, t: int) -> None:
     """A card of type ``t`` left the hand: the others cannot tell whether it was
     one they knew of, so one known card of that type is forgotten (using the

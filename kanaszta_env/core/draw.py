@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from ..cards import IS_RED_THREE, RED_THREE_INDEX
@@ -17,7 +18,7 @@ def _refill_from_pile(stock, stock_len, stock_known, pile, pile_len, pile_fresh,
     n = pile_len[b]
     for i in range(n):
         stock[b, i] = pile[b, i]
-    shuffle(rng, b, stock[b], n)
+    shuffle(rng, b, stock[b], np.int64(n))
     stock_len[b] = n
     stock_known[b] = 0
     pile_len[b] = 0

@@ -53,7 +53,7 @@ _WILD_TYPES = np.array(WILD_TYPES, dtype=np.int8)
 def apply_action(s, cfg, b: int, a: int, rewards) -> None:
     """Apply a legal action ``a`` to game ``b`` (legality is checked by the caller)."""
     phase = s.phase[b]
-    p = s.to_move[b]
+    p = np.int64(s.to_move[b])  # int64 like the other callers: one compiled copy of each callee
     if phase == PHASE_CUT:
         s.cut_kept[b, s.cut_index[b]] = 1 if a == A.KEEP else 0
         s.cut_index[b] += 1
@@ -77,7 +77,7 @@ def apply_action(s, cfg, b: int, a: int, rewards) -> None:
             b,
             p,
         ):  # only red threes were left (R5.4)
-            _end_hand(s, cfg, b, END_EXHAUSTED, rewards)
+            _end_hand(s, cfg, b, np.int64(END_EXHAUSTED), rewards)
             return
         s.phase[b] = PHASE_MELD
         _checkpoint(

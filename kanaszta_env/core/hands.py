@@ -58,7 +58,7 @@ def _start_hand(s, cfg, b: int) -> None:
         for _ in range(_COPIES[t]):
             s.stock[b, k] = t
             k += 1
-    shuffle(s.rng, b, s.stock[b], DECK_SIZE)
+    shuffle(s.rng, b, s.stock[b], np.int64(DECK_SIZE))
     # the cut cards are the stock's top three (its last entries) until the deal
     for i in range(CUT_CARDS):
         s.cut_cards[b, i] = s.stock[b, DECK_SIZE - 1 - i]

@@ -142,7 +142,7 @@ def legal_row(s, cfg, b: int, out: np.ndarray) -> int:
     # arrays (~0.5 us), so the helpers below take the arrays they need.
     out[:] = False
     phase = s.phase[b]
-    p = s.to_move[b]
+    p = np.int64(s.to_move[b])  # int64 like the other callers: one compiled copy of each callee
     if phase == PHASE_CUT:
         out[A.KEEP] = True
         out[A.LEAVE] = True

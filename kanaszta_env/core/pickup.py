@@ -60,7 +60,7 @@ def _hand_naturals(hand: np.ndarray, g: int) -> int:
     return total
 
 
-@njit(cache=True)
+@njit(inline="always")  # a leaf of three lines: inlined rather than compiled once per integer type
 def _top_card_melded(groups: np.ndarray, cp_groups: np.ndarray, card: int) -> bool:
     g = TYPE_GROUP[card]
     suit = card % NUM_SUITS
@@ -94,7 +94,7 @@ def obligation_met(
     return _keeps_a_discard(_hand_count(hand) + rest, canasta)
 
 
-@njit(cache=True)
+@njit(inline="always")
 def obligation_feasible(
     hand: np.ndarray,
     groups: np.ndarray,
@@ -107,10 +107,24 @@ def obligation_feasible(
     rest: int,
     minimum: int,
 ) -> bool:
-    """Whether step 2 of R8.3 can still be completed from this position."""
+    """Whether step 2 of R8.3 can still be completed from this position.
+
+    Inlined, and its integers passed on as ``int64``: the searches below are
+    then compiled once each, not once per combination of integer types (and
+    literal constants) of the call sites, each copy costing seconds on a
+    first run."""
     if opened:
-        return _opened_feasible(hand, groups, cp_groups, lifted, locked, card, from_hand, rest)
-    return _opening_feasible(hand, groups, card, rest, minimum)
+        return _opened_feasible(
+            hand,
+            groups,
+            cp_groups,
+            np.int64(lifted),
+            locked,
+            np.int64(card),
+            np.int64(from_hand),
+            np.int64(rest),
+        )
+    return _opening_feasible(hand, groups, np.int64(card), np.int64(rest), np.int64(minimum))
 
 
 @njit(cache=True)
@@ -130,7 +144,7 @@ def _opened_feasible(
     fixed = locked[r, 0] + locked[r, 1]  # hand wilds put there: they stay
     movable = w - fixed  # wilds of the checkpoint still in the group
     in_transit = 1 if lifted >= 0 else 0  # a lifted wild never returns to its group
-    h = _hand_naturals(hand, r)
+    h = _hand_naturals(hand, np.int64(r))
     wilds = _hand_wilds(hand)
     hand_size = _hand_count(hand)
     need_top = not _top_card_melded(groups, cp_groups, card)

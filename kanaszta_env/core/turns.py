@@ -4,6 +4,7 @@ discard ends it (R5.2c, R6 twins, R7.1, R14 going out) or the hand."""
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from ..cards import IS_BLACK_THREE, IS_RED_THREE, JOKER, NUM_TYPES, RED_THREE_INDEX
@@ -74,7 +75,7 @@ def _deal(s, cfg, b: int, rewards) -> None:
 def _begin_turn(s, cfg, b: int, rewards) -> None:
     """R4.2 replacements, then the starter's discard-only first turn (R5.1) or a
     normal turn. Ends the hand if a card cannot be drawn (R5.4)."""
-    p = s.to_move[b]
+    p = np.int64(s.to_move[b])  # int64 like apply_action's: one compiled copy of each callee
     _clear_turn(
         s.locked, s.lifted, s.lifted_from, s.changed, s.pickup_kind, s.pickup_size, s.pickup_card,
         s.pickup_from_hand, b,
@@ -82,13 +83,13 @@ def _begin_turn(s, cfg, b: int, rewards) -> None:
     while s.red_three_debt[b, p] > 0:
         s.red_three_debt[b, p] -= 1
         if not _draw(s, b, p):
-            _end_hand(s, cfg, b, END_EXHAUSTED, rewards)
+            _end_hand(s, cfg, b, np.int64(END_EXHAUSTED), rewards)
             return
     if p == s.starter[b] and s.turns_played[b, p] == 0:
         s.phase[b] = PHASE_DISCARD
     else:
         if s.stock_len[b] == 0 and s.pile_len[b] == 0:
-            _end_hand(s, cfg, b, END_EXHAUSTED, rewards)
+            _end_hand(s, cfg, b, np.int64(END_EXHAUSTED), rewards)
             return
         s.phase[b] = PHASE_DRAW
     _checkpoint(
@@ -116,7 +117,7 @@ def _discard(s, cfg, b: int, p: int, t: int, rewards) -> None:
         s.free_pickup[b, p] = FREE_GONE
     if hand_size(s.hand[b, p]) == 0:
         s.out_player[b] = p
-        _end_hand(s, cfg, b, END_OUT, rewards)
+        _end_hand(s, cfg, b, np.int64(END_OUT), rewards)
         if s.phase[b] == PHASE_OVER:
             s.opened[b, p] = 1
         return
@@ -127,7 +128,7 @@ def _discard(s, cfg, b: int, p: int, t: int, rewards) -> None:
     s.turns_played[b, p] += 1
     s.turn[b] += 1
     if s.turn[b] >= cfg[CFG_MAX_TURNS]:
-        _end_hand(s, cfg, b, END_TRUNCATED, rewards)
+        _end_hand(s, cfg, b, np.int64(END_TRUNCATED), rewards)
         return
     s.to_move[b] = nxt
     _begin_turn(s, cfg, b, rewards)

@@ -276,7 +276,7 @@ def _play(
                 count = legal_row(s, cfg, b, legal[b])
                 if not pick:
                     break  # the awaited seat's mask
-                a = _pick(legal[b], count, rng, b)  # the built-in random seat's move
+                a = _pick(legal[b], np.int64(count), rng, b)  # the built-in random seat's move
             _apply(s, cfg, S, prm, b, a)
             moved = True
             a = -1
