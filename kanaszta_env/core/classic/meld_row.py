@@ -3,7 +3,6 @@ may go onto the side's melds now, and which discards end the turn."""
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from ... import actions_classic as A
@@ -20,6 +19,7 @@ from .conditions import (
 from .melds import (
     all_valid,
     first_unlocked,
+    hand_naturals,
     has_canasta,
     naturals,
     slot_of,
@@ -96,18 +96,19 @@ def _meld_ok_arrays(
     pg: int,
     rest: int,
     pile_wilds: int,
-    work,
-    hand,
 ) -> bool:
-    """Whether laying a card of type ``t`` on meld ``g`` is legal (applied to the copies
-    ``work`` and ``hand``)."""
-    work[:, :] = grp
-    hand[:] = own
-    hand[t] -= 1
-    work[g, slot_of(g, t)] += 1
+    """Whether laying a card of type ``t`` on meld ``g`` is legal: applied to ``grp`` and
+    ``own`` in place, checked, and undone (no copies; the checks only read)."""
+    k = slot_of(g, t)
+    own[t] -= 1
+    grp[g, k] += 1
     if phase == PHASE_PICKUP:
-        return _pickup_ok_after(cfg, totals, b, p, opened, start, pg, rest, pile_wilds, work, hand, g)
-    return can_finish(cfg, asked, opened, totals, b, p, work, hand_size(hand))
+        ok = _pickup_ok_after(cfg, totals, b, p, opened, start, pg, rest, pile_wilds, grp, own, g)
+    else:
+        ok = can_finish(cfg, asked, opened, totals, b, p, grp, hand_size(own))
+    own[t] += 1
+    grp[g, k] -= 1
+    return ok
 
 
 @njit(cache=True)
@@ -133,21 +134,24 @@ def _meld_row_checked(
     cards under it, ``start``: the side's melds when the turn began). Reads arrays only,
     not the state tuple (core/borrow.py)."""
     count = 0
-    work = np.empty((grp.shape[0], grp.shape[1]), dtype=np.int8)
-    hand = np.empty(own.shape[0], dtype=np.int8)
     t2 = first_unlocked(own, locked, TWO_TYPES)
     joker = own[JOKER_TYPE] > locked[JOKER_TYPE]
+    pickup = phase == PHASE_PICKUP
     for g in range(NUM_NATURAL):
+        if pickup and opened != 0 and g != pg:
+            continue  # an opened side's pickup lays only on the top card's meld (_pickup_ok_after)
         t = first_unlocked(own, locked, GROUP_TYPES[g])
+        if pickup and opened == 0 and t >= 0 and naturals(grp, g) + hand_naturals(own, g) == 1:
+            t = -1  # a lone natural can never make meld g valid: opening_reachable says no
         if t >= 0 and _meld_ok_arrays(
-            cfg, totals, b, p, phase, g, t, grp, own, opened, asked, start, pg, rest, pile_wilds, work, hand
+            cfg, totals, b, p, phase, g, t, grp, own, opened, asked, start, pg, rest, pile_wilds
         ):
             row[A.MELD0 + g] = True
             count += 1
         if not wild_fits(grp, g):
             continue
         if t2 >= 0 and _meld_ok_arrays(
-            cfg, totals, b, p, phase, g, t2, grp, own, opened, asked, start, pg, rest, pile_wilds, work, hand
+            cfg, totals, b, p, phase, g, t2, grp, own, opened, asked, start, pg, rest, pile_wilds
         ):
             row[A.TWO0 + g] = True
             count += 1
@@ -167,8 +171,6 @@ def _meld_row_checked(
             pg,
             rest,
             pile_wilds,
-            work,
-            hand,
         ):
             row[A.JOKER0 + g] = True
             count += 1
@@ -189,8 +191,6 @@ def _meld_row_checked(
             pg,
             rest,
             pile_wilds,
-            work,
-            hand,
         ):
             row[A.TWO_TO_WILD] = True
             count += 1
@@ -210,8 +210,6 @@ def _meld_row_checked(
             pg,
             rest,
             pile_wilds,
-            work,
-            hand,
         ):
             row[A.JOKER_TO_WILD] = True
             count += 1

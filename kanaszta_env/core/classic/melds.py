@@ -159,6 +159,8 @@ def opening_reachable(
             + hand[GROUP_TYPES[g, 2]]
             + hand[GROUP_TYPES[g, 3]]
         )
+        if n0 + w0 + h == 0 and g != pair_group:
+            continue  # an empty meld and none of its rank in hand: it stays empty, gaining nothing
         nxt[:, :] = neg
         for x in range(h + 1):
             if free and 0 < x < h:
