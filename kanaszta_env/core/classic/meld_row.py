@@ -53,8 +53,9 @@ def _meld_row(s, cfg, b: int, p: int, phase: int, row) -> int:
     grp = s.groups[b, side]
     own = s.hand[b, p]
     locked = s.pile_locked[b]
-    if phase == PHASE_MELD and hand_size(own) >= 3:
-        return _meld_row_quick(cfg, grp, own, locked, s.asked[b], row)
+    total = hand_size(own)
+    if phase == PHASE_MELD and total >= 3:
+        return _meld_row_quick(cfg, grp, own, locked, s.asked[b], row, total, has_canasta(grp))
     card = s.pickup_card[b]
     count = _meld_row_checked(
         cfg,
@@ -217,19 +218,21 @@ def _meld_row_checked(
 
 
 @njit(cache=True)
-def _meld_row_quick(cfg, grp, own, locked, asked: int, row) -> int:
+def _meld_row_quick(cfg, grp, own, locked, asked: int, row, total: int, canasta: bool) -> int:
     """:func:`_meld_row` in the meld phase with three or more cards in hand: every
     candidate is legal (``can_finish``), and so is a black three that passes the first checks
-    of :func:`_black_three_ok` (two or more cards are in play). Reads arrays only, not the
-    state tuple (core/borrow.py)."""
+    of :func:`_black_three_ok` (two or more cards are in play). ``total``: the hand's size,
+    ``canasta``: whether the side has one. Reads arrays only, not the state tuple
+    (core/borrow.py)."""
     count = 0
     t2 = first_unlocked(own, locked, TWO_TYPES)
     joker = own[JOKER_TYPE] > locked[JOKER_TYPE]
+    wild = t2 >= 0 or joker
     for g in range(NUM_NATURAL):
         if first_unlocked(own, locked, GROUP_TYPES[g]) >= 0:
             row[A.MELD0 + g] = True
             count += 1
-        if not wild_fits(grp, g):
+        if not wild or not wild_fits(grp, g):
             continue
         if t2 >= 0:
             row[A.TWO0 + g] = True
@@ -237,7 +240,7 @@ def _meld_row_quick(cfg, grp, own, locked, asked: int, row) -> int:
         if joker:
             row[A.JOKER0 + g] = True
             count += 1
-    if cfg[CC_WILD_CANASTAS] == 1 and wild_fits(grp, WILD_MELD):
+    if wild and cfg[CC_WILD_CANASTAS] == 1 and wild_fits(grp, WILD_MELD):
         if t2 >= 0:
             row[A.TWO_TO_WILD] = True
             count += 1
@@ -248,9 +251,9 @@ def _meld_row_quick(cfg, grp, own, locked, asked: int, row) -> int:
         black = own[BLACK_TYPES[0]] + own[BLACK_TYPES[1]]
         if (
             black > 0
-            and has_canasta(grp)
+            and canasta
             and asked != ASKED_NO
-            and hand_size(own) - black <= 1
+            and total - black <= 1
             and black + naturals(grp, BLACK_MELD) >= 3
         ):
             row[A.BLACK_THREE] = True
@@ -276,10 +279,9 @@ def _black_three_ok(s, cfg, b: int, p: int, grp, own) -> bool:
 
 
 @njit(cache=True)
-def _discard_row(own, row, final_ok: bool) -> int:
-    """Discards from the hand ``own``: any card; the last one only as going out
-    (``final_ok``, C12.2)."""
-    total = hand_size(own)
+def _discard_row(own, total: int, row, final_ok: bool) -> int:
+    """Discards from the hand ``own`` of ``total`` cards: any card; the last one only as
+    going out (``final_ok``, C12.2)."""
     if total == 1 and not final_ok:
         return 0
     count = 0
