@@ -26,7 +26,7 @@ from .meld_row import (
     _meld_row,
     _meld_row_quick,
 )
-from .melds import canasta_and_valid
+from .melds import all_valid, canasta_and_valid, has_canasta
 from .state import (
     ASKED_NO,
     ASKED_NOT,
@@ -80,12 +80,18 @@ def legal_row(s, cfg, b: int, row) -> int:
     grp = s.groups[b, side]
     own = s.hand[b, p]
     total = hand_size(own)
+    asked = s.asked[b]
+    if phase == PHASE_DISCARD:  # the discard row only: the going-out test short-circuits
+        final_ok = (
+            asked != ASKED_NO
+            and has_canasta(grp)
+            and all_valid(grp)
+            and _opening_done(s.opened[b, side], s.totals, cfg, b, p, grp)
+        )
+        return _discard_row(own, total, row, final_ok)
     canasta, valid = canasta_and_valid(grp)
     done = valid and _opening_done(s.opened[b, side], s.totals, cfg, b, p, grp)  # may end the turn
     out_ok = canasta and done
-    asked = s.asked[b]
-    if phase == PHASE_DISCARD:
-        return _discard_row(own, total, row, out_ok and asked != ASKED_NO)
     if asked == ASKED_NO:  # C12.5: he may not go out this turn and takes a card back
         row[A.WITHDRAW] = True
         return 1
