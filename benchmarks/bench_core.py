@@ -131,16 +131,19 @@ CLASSIC_CONFIGS = ((4, "pl"), (4, "sk"))
 
 
 def figures(args: argparse.Namespace) -> Figures:
-    """One run of each figure compared by ``--against``."""
+    """One run of each figure compared by ``--against`` (with ``--classic-only``: the
+    classic canasta rows only)."""
     out: Figures = {
-        f"kernel{players}": (
+        f"kernel{players}{variant if args.classic_only else ''}": (
             f"core random play P={players} {variant} B={args.batch} decisions/s",
             lambda p=players, v=variant: kernel_throughput(args.batch, args.sweeps, 1, p, v)[
                 "decisions_per_s"
             ],
         )
-        for players, variant in CONFIGS
+        for players, variant in (CLASSIC_CONFIGS if args.classic_only else CONFIGS)
     }
+    if args.classic_only:
+        return out
     out["api"] = (
         f"GameBatch API loop P=2 B={args.batch} decisions/s",
         lambda: api_throughput(args.batch, 50, 1),

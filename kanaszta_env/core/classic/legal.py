@@ -26,10 +26,7 @@ from .meld_row import (
     _meld_row,
     _meld_row_quick,
 )
-from .melds import (
-    all_valid,
-    has_canasta,
-)
+from .melds import all_valid, canasta_and_valid, has_canasta
 from .state import (
     ASKED_NO,
     ASKED_NOT,
@@ -82,38 +79,40 @@ def legal_row(s, cfg, b: int, row) -> int:
     side = s.side_of[b, p]
     grp = s.groups[b, side]
     own = s.hand[b, p]
-    opened = s.opened[b, side]
-    out_ok = has_canasta(grp) and all_valid(grp) and _opening_done(opened, s.totals, cfg, b, p, grp)
+    total = hand_size(own)
     asked = s.asked[b]
-    if phase == PHASE_DISCARD:
-        return _discard_row(own, row, out_ok and asked != ASKED_NO)
+    if phase == PHASE_DISCARD:  # the discard row only: the going-out test short-circuits
+        final_ok = (
+            asked != ASKED_NO
+            and has_canasta(grp)
+            and all_valid(grp)
+            and _opening_done(s.opened[b, side], s.totals, cfg, b, p, grp)
+        )
+        return _discard_row(own, total, row, final_ok)
+    canasta, valid = canasta_and_valid(grp)
+    done = valid and _opening_done(s.opened[b, side], s.totals, cfg, b, p, grp)  # may end the turn
+    out_ok = canasta and done
     if asked == ASKED_NO:  # C12.5: he may not go out this turn and takes a card back
         row[A.WITHDRAW] = True
         return 1
     count = 0
     if asked == ASKED_YES:  # he must go out now: discard the card or (pl) meld it
-        count += _discard_row(own, row, out_ok)
+        count += _discard_row(own, total, row, out_ok)
         if cfg[CC_GO_OUT_BY_MELD] == 1:
             count += _meld_row(s, cfg, b, p, phase, row)
         return count
-    if phase == PHASE_MELD and hand_size(own) >= 3:
-        count += _meld_row_quick(cfg, grp, own, s.pile_locked[b], asked, row)
+    if phase == PHASE_MELD and total >= 3:
+        count += _meld_row_quick(cfg, grp, own, s.pile_locked[b], asked, row, total, canasta)
     else:
         count += _meld_row(s, cfg, b, p, phase, row)
     if s.changed[b] == 1:
         row[A.WITHDRAW] = True
         count += 1
-    if (
-        cfg[CC_PERMISSION] == 1
-        and asked == ASKED_NOT
-        and s.changed[b] == 1
-        and hand_size(own) == 1
-        and out_ok
-    ):
-        row[A.ASK] = True
-        count += 1
-    if all_valid(grp) and _opening_done(opened, s.totals, cfg, b, p, grp):
-        count += _discard_row(own, row, out_ok)
+        if cfg[CC_PERMISSION] == 1 and asked == ASKED_NOT and total == 1 and out_ok:
+            row[A.ASK] = True
+            count += 1
+    if done:
+        count += _discard_row(own, total, row, out_ok)
     return count
 
 

@@ -3,7 +3,6 @@ may go onto the side's melds now, and which discards end the turn."""
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from ... import actions_classic as A
@@ -20,6 +19,7 @@ from .conditions import (
 from .melds import (
     all_valid,
     first_unlocked,
+    hand_naturals,
     has_canasta,
     naturals,
     slot_of,
@@ -53,8 +53,9 @@ def _meld_row(s, cfg, b: int, p: int, phase: int, row) -> int:
     grp = s.groups[b, side]
     own = s.hand[b, p]
     locked = s.pile_locked[b]
-    if phase == PHASE_MELD and hand_size(own) >= 3:
-        return _meld_row_quick(cfg, grp, own, locked, s.asked[b], row)
+    total = hand_size(own)
+    if phase == PHASE_MELD and total >= 3:
+        return _meld_row_quick(cfg, grp, own, locked, s.asked[b], row, total, has_canasta(grp))
     card = s.pickup_card[b]
     count = _meld_row_checked(
         cfg,
@@ -96,18 +97,19 @@ def _meld_ok_arrays(
     pg: int,
     rest: int,
     pile_wilds: int,
-    work,
-    hand,
 ) -> bool:
-    """Whether laying a card of type ``t`` on meld ``g`` is legal (applied to the copies
-    ``work`` and ``hand``)."""
-    work[:, :] = grp
-    hand[:] = own
-    hand[t] -= 1
-    work[g, slot_of(g, t)] += 1
+    """Whether laying a card of type ``t`` on meld ``g`` is legal: applied to ``grp`` and
+    ``own`` in place, checked, and undone (no copies; the checks only read)."""
+    k = slot_of(g, t)
+    own[t] -= 1
+    grp[g, k] += 1
     if phase == PHASE_PICKUP:
-        return _pickup_ok_after(cfg, totals, b, p, opened, start, pg, rest, pile_wilds, work, hand, g)
-    return can_finish(cfg, asked, opened, totals, b, p, work, hand_size(hand))
+        ok = _pickup_ok_after(cfg, totals, b, p, opened, start, pg, rest, pile_wilds, grp, own, g)
+    else:
+        ok = can_finish(cfg, asked, opened, totals, b, p, grp, hand_size(own))
+    own[t] += 1
+    grp[g, k] -= 1
+    return ok
 
 
 @njit(cache=True)
@@ -133,21 +135,24 @@ def _meld_row_checked(
     cards under it, ``start``: the side's melds when the turn began). Reads arrays only,
     not the state tuple (core/borrow.py)."""
     count = 0
-    work = np.empty((grp.shape[0], grp.shape[1]), dtype=np.int8)
-    hand = np.empty(own.shape[0], dtype=np.int8)
     t2 = first_unlocked(own, locked, TWO_TYPES)
     joker = own[JOKER_TYPE] > locked[JOKER_TYPE]
+    pickup = phase == PHASE_PICKUP
     for g in range(NUM_NATURAL):
+        if pickup and opened != 0 and g != pg:
+            continue  # an opened side's pickup lays only on the top card's meld (_pickup_ok_after)
         t = first_unlocked(own, locked, GROUP_TYPES[g])
+        if pickup and opened == 0 and t >= 0 and naturals(grp, g) + hand_naturals(own, g) == 1:
+            t = -1  # a lone natural can never make meld g valid: opening_reachable says no
         if t >= 0 and _meld_ok_arrays(
-            cfg, totals, b, p, phase, g, t, grp, own, opened, asked, start, pg, rest, pile_wilds, work, hand
+            cfg, totals, b, p, phase, g, t, grp, own, opened, asked, start, pg, rest, pile_wilds
         ):
             row[A.MELD0 + g] = True
             count += 1
         if not wild_fits(grp, g):
             continue
         if t2 >= 0 and _meld_ok_arrays(
-            cfg, totals, b, p, phase, g, t2, grp, own, opened, asked, start, pg, rest, pile_wilds, work, hand
+            cfg, totals, b, p, phase, g, t2, grp, own, opened, asked, start, pg, rest, pile_wilds
         ):
             row[A.TWO0 + g] = True
             count += 1
@@ -167,8 +172,6 @@ def _meld_row_checked(
             pg,
             rest,
             pile_wilds,
-            work,
-            hand,
         ):
             row[A.JOKER0 + g] = True
             count += 1
@@ -189,8 +192,6 @@ def _meld_row_checked(
             pg,
             rest,
             pile_wilds,
-            work,
-            hand,
         ):
             row[A.TWO_TO_WILD] = True
             count += 1
@@ -210,8 +211,6 @@ def _meld_row_checked(
             pg,
             rest,
             pile_wilds,
-            work,
-            hand,
         ):
             row[A.JOKER_TO_WILD] = True
             count += 1
@@ -219,19 +218,21 @@ def _meld_row_checked(
 
 
 @njit(cache=True)
-def _meld_row_quick(cfg, grp, own, locked, asked: int, row) -> int:
+def _meld_row_quick(cfg, grp, own, locked, asked: int, row, total: int, canasta: bool) -> int:
     """:func:`_meld_row` in the meld phase with three or more cards in hand: every
     candidate is legal (``can_finish``), and so is a black three that passes the first checks
-    of :func:`_black_three_ok` (two or more cards are in play). Reads arrays only, not the
-    state tuple (core/borrow.py)."""
+    of :func:`_black_three_ok` (two or more cards are in play). ``total``: the hand's size,
+    ``canasta``: whether the side has one. Reads arrays only, not the state tuple
+    (core/borrow.py)."""
     count = 0
     t2 = first_unlocked(own, locked, TWO_TYPES)
     joker = own[JOKER_TYPE] > locked[JOKER_TYPE]
+    wild = t2 >= 0 or joker
     for g in range(NUM_NATURAL):
         if first_unlocked(own, locked, GROUP_TYPES[g]) >= 0:
             row[A.MELD0 + g] = True
             count += 1
-        if not wild_fits(grp, g):
+        if not wild or not wild_fits(grp, g):
             continue
         if t2 >= 0:
             row[A.TWO0 + g] = True
@@ -239,7 +240,7 @@ def _meld_row_quick(cfg, grp, own, locked, asked: int, row) -> int:
         if joker:
             row[A.JOKER0 + g] = True
             count += 1
-    if cfg[CC_WILD_CANASTAS] == 1 and wild_fits(grp, WILD_MELD):
+    if wild and cfg[CC_WILD_CANASTAS] == 1 and wild_fits(grp, WILD_MELD):
         if t2 >= 0:
             row[A.TWO_TO_WILD] = True
             count += 1
@@ -250,9 +251,9 @@ def _meld_row_quick(cfg, grp, own, locked, asked: int, row) -> int:
         black = own[BLACK_TYPES[0]] + own[BLACK_TYPES[1]]
         if (
             black > 0
-            and has_canasta(grp)
+            and canasta
             and asked != ASKED_NO
-            and hand_size(own) - black <= 1
+            and total - black <= 1
             and black + naturals(grp, BLACK_MELD) >= 3
         ):
             row[A.BLACK_THREE] = True
@@ -278,10 +279,9 @@ def _black_three_ok(s, cfg, b: int, p: int, grp, own) -> bool:
 
 
 @njit(cache=True)
-def _discard_row(own, row, final_ok: bool) -> int:
-    """Discards from the hand ``own``: any card; the last one only as going out
-    (``final_ok``, C12.2)."""
-    total = hand_size(own)
+def _discard_row(own, total: int, row, final_ok: bool) -> int:
+    """Discards from the hand ``own`` of ``total`` cards: any card; the last one only as
+    going out (``final_ok``, C12.2)."""
     if total == 1 and not final_ok:
         return 0
     count = 0

@@ -25,6 +25,7 @@ from .tables import (
     NUM_MELDS,
     NUM_NATURAL,
     SLOT_VALUE,
+    SLOTS,
     TWO_SLOT0,
     TWO_TYPES,
     VALUE,
@@ -82,6 +83,20 @@ def all_valid(grp) -> bool:
 
 
 @njit(cache=True)
+def canasta_and_valid(grp) -> tuple[bool, bool]:
+    """:func:`has_canasta` and :func:`all_valid` in one pass over the melds."""
+    canasta = False
+    valid = True
+    for g in range(NUM_MELDS):
+        n = size(grp, g)
+        if 0 < n < MIN_MELD:
+            valid = False
+        if n >= CANASTA and g < NUM_MELDS - 1:
+            canasta = True
+    return canasta, valid
+
+
+@njit(cache=True)
 def wild_fits(grp, g: int) -> bool:
     """Whether one more wild may go onto meld ``g`` (C5.2, C5.6)."""
     if g == WILD_MELD:
@@ -95,7 +110,7 @@ def melded_value(grp) -> int:
     """Card values of every melded card (C13.2)."""
     v = 0
     for g in range(NUM_MELDS):
-        for k in range(grp.shape[1]):
+        for k in range(SLOTS):  # a constant bound: the loop unrolls
             v += grp[g, k] * SLOT_VALUE[g, k]
     return v
 
@@ -103,8 +118,15 @@ def melded_value(grp) -> int:
 @njit(cache=True)
 def canasta_bonuses(grp) -> int:
     v = 0
-    for g in range(NUM_MELDS - 1):
-        v += CANASTA_BONUS[canasta_kind(grp, g)]
+    for g in range(NUM_MELDS - 1):  # canasta_kind, each meld's counts summed once
+        w = wilds(grp, g)
+        kind = KIND_NONE
+        if naturals(grp, g) + w >= CANASTA:
+            if g == WILD_MELD:
+                kind = KIND_WILD_JOKER if grp[g, JOKER_SLOT] > 0 else KIND_WILD_TWOS
+            else:
+                kind = KIND_NATURAL if w == 0 else KIND_MIXED
+        v += CANASTA_BONUS[kind]
     return v
 
 
@@ -144,8 +166,10 @@ def opening_reachable(
         for s in range(4):
             total += hand[GROUP_TYPES[g, s]]
     free = budget >= total
-    cmax = 0 if free else max(budget, 0)
     wmax = jokers + twos
+    if free:
+        return _reachable_free(grp, need, pair_group, wild_melds, count_bonus, jokers, wmax, hand)
+    cmax = max(budget, 0)
     neg = -(1 << 30)
     dp = np.full((wmax + 1, cmax + 1), neg, dtype=np.int64)
     dp[0, 0] = 0
@@ -159,6 +183,8 @@ def opening_reachable(
             + hand[GROUP_TYPES[g, 2]]
             + hand[GROUP_TYPES[g, 3]]
         )
+        if n0 + w0 + h == 0 and g != pair_group:
+            continue  # an empty meld and none of its rank in hand: it stays empty, gaining nothing
         nxt[:, :] = neg
         for x in range(h + 1):
             if free and 0 < x < h:
@@ -170,13 +196,7 @@ def opening_reachable(
                     continue
                 if g == pair_group and n < 3:
                     continue
-                gain = x * _NATURAL_VALUE[g]
-                if count_bonus and n + w >= CANASTA:
-                    gain += CANASTA_BONUS[KIND_NATURAL if w == 0 else KIND_MIXED]
-                    if w0 == 0 and n0 + w0 >= CANASTA:  # the bonus already counted in the base
-                        gain -= CANASTA_BONUS[KIND_NATURAL]
-                    elif n0 + w0 >= CANASTA:
-                        gain -= CANASTA_BONUS[KIND_MIXED]
+                gain = _gain(g, x, n0, w0, n, w, count_bonus)
                 used = 0 if free else x + y
                 for u in range(wmax + 1 - y):
                     for c in range(cmax + 1 - used):
@@ -199,6 +219,75 @@ def opening_reachable(
                     continue
                 if base + dp[u, c] + _wild_value(u + extra, jokers) + bonus >= need:
                     return True
+    return False
+
+
+@njit(cache=True)
+def _gain(g: int, x: int, n0: int, w0: int, n: int, w: int, count_bonus: bool) -> int:
+    """What ``x`` naturals and ``w - w0`` wilds added to natural meld ``g`` (``n0`` naturals
+    and ``w0`` wilds before, ``n`` and ``w`` after) add to the opening value, wilds' own
+    values apart; with ``count_bonus`` the change of its canasta bonus too."""
+    gain = x * _NATURAL_VALUE[g]
+    if count_bonus and n + w >= CANASTA:
+        gain += CANASTA_BONUS[KIND_NATURAL if w == 0 else KIND_MIXED]
+        if w0 == 0 and n0 + w0 >= CANASTA:  # the bonus already counted in the base
+            gain -= CANASTA_BONUS[KIND_NATURAL]
+        elif n0 + w0 >= CANASTA:
+            gain -= CANASTA_BONUS[KIND_MIXED]
+    return gain
+
+
+@njit(cache=True)
+def _reachable_free(grp, need: int, pair_group: int, wild_melds: bool, count_bonus: bool, jokers, wmax, hand):
+    """:func:`opening_reachable` without a binding budget: the programme over wilds added
+    only (``dp[u]``: the best gain with ``u`` wilds), each meld taking all or none of the
+    hand's naturals of its rank, empty melds without cards of their rank skipped, the
+    wild counts bounded by the highest one reached (``top``)."""
+    neg = -(1 << 30)
+    dp = np.full(wmax + 1, neg, dtype=np.int64)
+    dp[0] = 0
+    nxt = np.empty_like(dp)
+    top = 0  # dp[u] == neg for every u > top
+    for g in range(NUM_NATURAL):
+        n0 = naturals(grp, g)
+        w0 = wilds(grp, g)
+        h = hand_naturals(hand, g)
+        if n0 + w0 + h == 0 and g != pair_group:
+            continue  # stays empty, gaining nothing
+        nxt[:] = neg
+        new_top = -1
+        for i in range(2 if h > 0 else 1):
+            x = h if i == 1 else 0
+            n = n0 + x
+            if g == pair_group and n < 3:
+                continue
+            for y in range(MAX_WILDS - w0 + 1):
+                w = w0 + y
+                if n + w > 0 and (n + w < MIN_MELD or w > n or w > MAX_WILDS):
+                    continue
+                gain = _gain(g, x, n0, w0, n, w, count_bonus)
+                for u in range(min(top, wmax - y) + 1):
+                    if dp[u] != neg and dp[u] + gain > nxt[u + y]:
+                        nxt[u + y] = dp[u] + gain
+                        if u + y > new_top:
+                            new_top = u + y
+        if new_top < 0:
+            return False  # no valid choice for meld g
+        top = new_top
+        dp, nxt = nxt, dp
+    base = opening_value(grp, count_bonus)
+    w0 = wilds(grp, WILD_MELD)
+    for k in range(0, MAX_WILD_MELD + 1):
+        if k < w0 or (0 < k < MIN_MELD) or (k > 0 and not wild_melds) or (k == 0 and w0 > 0):
+            continue
+        extra = k - w0
+        bonus = 0
+        if count_bonus and k == MAX_WILD_MELD and w0 < MAX_WILD_MELD:
+            has_joker = grp[WILD_MELD, JOKER_SLOT] > 0 or jokers > 0
+            bonus = CANASTA_BONUS[KIND_WILD_JOKER if has_joker else KIND_WILD_TWOS]
+        for u in range(min(top, wmax - extra) + 1):
+            if dp[u] != neg and base + dp[u] + _wild_value(u + extra, jokers) + bonus >= need:
+                return True
     return False
 
 
