@@ -197,40 +197,7 @@ def determinise(
             f"the observation does not add up: {len(unseen)} unseen cards, {sum(hidden.values())} hidden in "
             f"hands, {stock_size} in the stock of which {red_left} red threes"
         )
-    mover, to_move = t.seat[_one_hot(p["mover"])], t.seat[_one_hot(p["deciding"])]
-    sitter = t.seat[_one_hot(p["sitting_out"])] if p["sitting_out"].max() > 0.5 else None
-    starter, turn = _turn(t, mover, sitter)
-    pickup = _one_hot(p["pickup_card"])
-    doc_rules = rule_diff(rules)
-    common = {
-        "variant": rules.variant,
-        "num_players": n,
-        "rules": doc_rules,
-        "phase": PHASES[_one_hot(p["phase"])],
-        "to_move": to_move,
-        "mover": mover,
-        "starter": starter,
-        "sitter": sitter,
-        "turn": turn,
-        "hand_number": int(np.rint(p["progress"][1] * max(rules.max_hands, 1))),
-        "discard": pile,
-        "turn_state": {
-            "pickup": base_names(pickup, t.decks)[0] if pickup < len(KINDS) else None,
-            "locked": locked,
-            "asked": ASKED[_one_hot(p["asked"])],
-        },
-    }
-    sides_doc = [
-        {
-            "melds": melds[r],
-            "red_threes": red_laid[r],
-            "opened": bool(p["opened"][r] > 0.5),
-            "total": int(np.rint(p["totals"][r] * SCORE_SCALE)),
-            "hand_score": int(np.rint(p["hand_scores"][r] * SCORE_SCALE)),
-        }
-        for r in range(t.num_sides)
-    ]
-    order = sorted(range(t.num_sides), key=lambda r: t.side[r])
+    common = _public_doc(t, pile, locked, melds, red_laid)
     docs = []
     for _ in range(samples):
         deal = list(unseen)
@@ -253,11 +220,51 @@ def determinise(
             "rng": int(rng.integers(0, 2**63)),
             "stock": stock,
             "players": players,
-            "sides": [sides_doc[r] for r in order],
         }
         _checkpoint(doc, t)
         docs.append(doc)
     return docs, t.me
+
+
+def _public_doc(
+    t: ObservedTable, pile: list[str], locked: list[str], melds: list, red_laid: list[int]
+) -> dict:
+    """The keys of a sample's document that every sample shares: the rules, the turn, the pile
+    and the sides (in side order)."""
+    p, rules = t.p, t.rules
+    mover, to_move = t.seat[_one_hot(p["mover"])], t.seat[_one_hot(p["deciding"])]
+    sitter = t.seat[_one_hot(p["sitting_out"])] if p["sitting_out"].max() > 0.5 else None
+    starter, turn = _turn(t, mover, sitter)
+    pickup = _one_hot(p["pickup_card"])
+    sides = {
+        t.side[r]: {
+            "melds": melds[r],
+            "red_threes": red_laid[r],
+            "opened": bool(p["opened"][r] > 0.5),
+            "total": int(np.rint(p["totals"][r] * SCORE_SCALE)),
+            "hand_score": int(np.rint(p["hand_scores"][r] * SCORE_SCALE)),
+        }
+        for r in range(t.num_sides)
+    }
+    return {
+        "variant": rules.variant,
+        "num_players": rules.num_players,
+        "rules": rule_diff(rules),
+        "phase": PHASES[_one_hot(p["phase"])],
+        "to_move": to_move,
+        "mover": mover,
+        "starter": starter,
+        "sitter": sitter,
+        "turn": turn,
+        "hand_number": int(np.rint(p["progress"][1] * max(rules.max_hands, 1))),
+        "discard": pile,
+        "sides": [sides[d] for d in range(t.num_sides)],
+        "turn_state": {
+            "pickup": base_names(pickup, t.decks)[0] if pickup < len(KINDS) else None,
+            "locked": locked,
+            "asked": ASKED[_one_hot(p["asked"])],
+        },
+    }
 
 
 def _unclip(hidden: dict[int, int], clipped: list[int], total: int) -> None:

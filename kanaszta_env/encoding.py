@@ -74,9 +74,7 @@ class Piece(NamedTuple):
     meaning: str
     low: float = 0.0
 
-    @property
-    def size(self) -> int:
-        return int(np.prod(self.shape))
+    size = property(lambda self: int(np.prod(self.shape)), doc="number of slots")
 
 
 _CARDS = "53 card types in the order `AS AH AD AC 2S … KC JK`"
