@@ -45,6 +45,7 @@ from kanaszta_env.actions_classic import (
     WITHDRAW,
 )
 from kanaszta_env.encoding import split
+from kanaszta_env.encoding_classic import kind_copies
 
 from .base import Agent
 
@@ -65,7 +66,7 @@ class ClassicBot(Agent):
         super().setup(rules)
         decks = 3 if rules.num_players == 6 else 2  # C1.1
         self.deck = 54.0 * decks
-        self.copies = np.array([4 * decks] * RANKS + [2 * decks, 4 * decks, 2 * decks], dtype=np.float64)
+        self.copies = kind_copies(rules.num_players)
 
     def __init__(self, rules: Rules | None = None) -> None:
         if rules is not None:

@@ -22,19 +22,17 @@ his, and seats keep the observation's relative order.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from functools import lru_cache
 
 import numpy as np
 
 from kanaszta_env import Rules
 from kanaszta_env.cards import TYPE_NAMES
-from kanaszta_env.encoding_classic import HAND_SIZE_SCALE, SCORE_SCALE
+from kanaszta_env.encoding_classic import HAND_SIZE_SCALE, SCORE_SCALE, kind_copies, observer_seats
 from kanaszta_env.position.classic.parse import rule_diff, seat_of_turn, seat_order
 
 #: kinds of the by-kind pieces: A 4 5 6 7 8 9 10 J Q K, black three, 2, joker
 KINDS = ("A", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "3B", "2", "JK")
-RANKS = 11
 K_BLACK, K_TWO, K_JOKER = 11, 12, 13
 WILD_MELD, BLACK_MELD = 11, 12
 PHASES = ("draw", "meld", "discard", "pickup", "over", "answer")
@@ -83,16 +81,6 @@ def _one_hot(row: np.ndarray) -> int:
     return int(np.argmax(row))
 
 
-def _observer_seat(sides: Sequence[int], partners: np.ndarray) -> int:
-    """The first seat whose partners, seen in relative order, match the observation's."""
-    players = len(sides)
-    for seat in range(players):
-        mine = [sides[(seat + r) % players] == sides[seat] for r in range(players)]
-        if all((partners[r] > 0.5) == mine[r] for r in range(players)):
-            return seat
-    raise ValueError("no seat of this table has the observed partners")
-
-
 class ObservedTable:
     """What one observation row says about the table, in absolute seats and sides."""
 
@@ -103,8 +91,10 @@ class ObservedTable:
         self.num_sides = max(self.sides) + 1
         self.decks = 3 if n == 6 else 2  # C1.1
         self.deck = 54 * self.decks
-        self.copies = np.array([4 * self.decks] * RANKS + [2 * self.decks, 4 * self.decks, 2 * self.decks])
-        self.me = _observer_seat(self.sides, p["partners"])
+        self.copies = kind_copies(n)
+        self.me = int(observer_seats(rules.sides(), p["partners"][None])[0])
+        if self.me < 0:
+            raise ValueError("no seat of this table has the observed partners")
         self.own_side = self.sides[self.me]
         self.seat = [(self.me + r) % n for r in range(n)]  # relative seat -> seat
         self.side = [(self.own_side + r) % self.num_sides for r in range(self.num_sides)]
@@ -113,9 +103,6 @@ class ObservedTable:
     def count(self, piece: np.ndarray) -> np.ndarray:
         """Card counts of a by-kind piece (its values are count ÷ copies)."""
         return np.rint(piece * self.copies).astype(np.int64)
-
-    def relative(self, piece: np.ndarray, r: int) -> int:
-        return self.seat[_one_hot(piece)] if piece.max() > 0.5 else -1
 
 
 def _melds(t: ObservedTable, cards: _Cards, r: int) -> list[list[str]]:

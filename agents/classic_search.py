@@ -88,6 +88,8 @@ class ClassicSearchBot(ClassicBot):
         super().setup(rules)
         self.heuristic.setup(rules)
         self.sim_rules = dataclasses.replace(rules, episode="hand")
+        self.sides = np.asarray(rules.sides())
+        self.first_seat = [int(np.flatnonzero(self.sides == d)[0]) for d in range(self.sides.max() + 1)]
 
     def act(self, obs: np.ndarray, mask: np.ndarray, slots: np.ndarray | None = None) -> np.ndarray:
         obs = np.asarray(obs, dtype=np.float32)
@@ -154,14 +156,13 @@ class ClassicSearchBot(ClassicBot):
         games.state = type(loaded)(*(np.repeat(f, copies, axis=0) for f in loaded))
         target = games.state.turn + self.horizon
         games.step(actions)
-        sides = np.asarray(self.sim_rules.sides())
         values = np.full(len(actions), np.nan)
         for _ in range(MAX_ROLLOUT_STEPS):
             s = games.state
             over = games.done
             stop = np.isnan(values) & (over | (s.turn >= target))
             if stop.any():
-                values[stop] = self._value(games, np.flatnonzero(stop), sides[seats[stop]], over[stop])
+                values[stop] = self._value(games, np.flatnonzero(stop), self.sides[seats[stop]], over[stop])
             if not np.isnan(values).any():
                 break
             games.step(self.heuristic.act(games.observe(), games.legal_mask()))
@@ -172,12 +173,8 @@ class ClassicSearchBot(ClassicBot):
         standing with hand cards at ``hand_weight`` of their penalty."""
         melded, in_hand = standings(games, rows)
         now = (melded - self.hand_weight * in_hand).astype(np.float64)
-        s = games.state
-        sides = np.asarray(self.sim_rules.sides())
+        # a finished hand: its recorded scores, one per side (kept on every seat of a side)
+        now[over] = games.state.hand_scores[rows[over]][:, self.first_seat]
         count = now.shape[1]
-        for k, b in enumerate(rows):
-            if over[k]:  # the recorded hand scores, one per side (kept on every seat of a side)
-                for d in range(count):
-                    now[k, d] = s.hand_scores[b, int(np.flatnonzero(sides == d)[0])]
         own = now[np.arange(len(rows)), side]
         return own - (now.sum(axis=1) - own) / (count - 1)

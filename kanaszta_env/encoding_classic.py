@@ -86,18 +86,34 @@ def classic_pieces(players: int, sides: int, piece: type) -> tuple:
     )
 
 
+def kind_copies(num_players: int) -> np.ndarray:
+    """(14,) copies of each card kind in the deck (``A 4 … K``, black three, 2, joker): the divisor
+    of the by-kind pieces. Two decks, three with six players (C1.1)."""
+    decks = 3 if num_players == 6 else 2
+    return np.array([4 * decks] * 11 + [2 * decks, 4 * decks, 2 * decks], dtype=np.float64)
+
+
+def observer_seats(sides: tuple[int, ...], partners: np.ndarray) -> np.ndarray:
+    """(N,) a seat of the table whose partners, seen in relative order, are those of the
+    ``partners`` piece (N, P) — the first such seat; -1 where none is."""
+    players = len(sides)
+    side = np.asarray(sides)
+    seats = np.arange(players)
+    out = np.full(partners.shape[0], -1, dtype=np.int64)
+    for seat in range(players - 1, -1, -1):
+        mine = side[(seat + seats) % players] == side[seat]
+        out[((partners > 0.5) == mine).all(axis=1)] = seat
+    return out
+
+
 def relative_sides(sides: tuple[int, ...], partners: np.ndarray) -> np.ndarray:
     """(N, P) the side of each relative seat as the observation orders sides (the observer's 0,
     then the others in side order after it), from the ``partners`` piece (N, P) of observations
     at a table whose seats have ``sides`` (``Rules.sides()``). The observer's seat is found from
     his partners' pattern; seats with the same pattern see the sides alike (sk's 5 players differ)."""
     players = len(sides)
-    count = len(set(sides))
     side = np.asarray(sides)
-    seats = np.arange(players)
-    out = np.zeros(partners.shape, dtype=np.int64)
-    for seat in range(players):
-        mine = side[(seat + seats) % players]
-        match = ((partners > 0.5) == (mine == side[seat])).all(axis=1)
-        out[match] = (mine - side[seat]) % count
+    seat = observer_seats(sides, partners)
+    out = (side[(seat[:, None] + np.arange(players)) % players] - side[seat][:, None]) % len(set(sides))
+    out[seat < 0] = 0  # no seat of this table sees these partners
     return out

@@ -19,7 +19,7 @@ from agents.classic_bots import KIND_VALUE
 from kanaszta_env import Rules
 from kanaszta_env.encoding import split
 from kanaszta_env.encoding_classic import HAND_SIZE_SCALE as HAND_SIZE_SCALE_CLASSIC
-from kanaszta_env.encoding_classic import relative_sides
+from kanaszta_env.encoding_classic import kind_copies, relative_sides
 
 RANKS = 11
 MEAN_CARD = 12.0  # about the mean value of a card in a 108-card deck (C1.6)
@@ -36,8 +36,7 @@ class ClassicScoreEstimate:
         if not rules.classic:
             raise ValueError("ClassicScoreEstimate reads classic canasta observations (variant pl or sk)")
         self.rules, self.scale, self.hand_weight, self.dead_end = rules, scale, hand_weight, dead_end
-        decks = 3 if rules.num_players == 6 else 2
-        self.copies = np.array([4 * decks] * RANKS + [2 * decks, 4 * decks, 2 * decks], dtype=np.float64)
+        self.copies = kind_copies(rules.num_players)
         self.sides = len(set(rules.sides()))
 
     def __call__(self, obs: np.ndarray) -> np.ndarray:
