@@ -2,7 +2,7 @@
 # The README's first command: set up, train a MaskablePPO agent by self-play with the
 # quick-start budget (an imitation warm start, then 1,000,000 learner decisions of PPO:
 # about 10 minutes on 2 idle CPU cores, 15 in all; a busy machine takes longer and
-# reaches the same agent), and report it against the bots (2,000 duplicate hands each).
+# trains as much), and report it against the bots (2,000 duplicate hands each).
 #
 #   bash scripts/quickstart.sh                               # defaults of training/config.py
 #   bash scripts/quickstart.sh --total-timesteps 200000      # any `kanaszta train` flag
