@@ -17,10 +17,20 @@ from . import rules_classic as RC
 from .variants import Variant, get_variant
 
 #: preset name -> whether separate heart aces exist (R10.6)
-PRESETS = {"2003-02": True, "2003-01": False, "pl": False, "sk": False}
+PRESETS = {"2003-02": True, "2003-01": False, "pl": False, "sk": False, "tr": False}
 #: preset name -> the game variant it plays (:mod:`kanaszta_env.variants`)
-PRESET_GAMES = {"2003-02": "diszitett", "2003-01": "diszitett", "pl": "classic", "sk": "classic"}
+PRESET_GAMES = {
+    "2003-02": "diszitett",
+    "2003-01": "diszitett",
+    "pl": "classic",
+    "sk": "classic",
+    "tr": "turkish",
+}
 CLASSIC_PRESETS = ("pl", "sk")
+TURKISH_PRESETS = ("tr",)
+#: T9.1: the opening below a pair total of 900 (90 from 900 on); T15.1: the target
+TURKISH_OPENING = 45
+TURKISH_TARGET = 5200
 OPENING_MINIMA = (50, 75, 90, 120)
 EPISODES = ("hand", "game")
 #: a score-dependent opening schedule in the spirit of seed 003 (classic canasta)
@@ -44,20 +54,24 @@ assert CFG_SCHEDULE + 2 * MAX_SCHEDULE_STEPS <= RC.CC_BASE
 
 @dataclass(frozen=True)
 class Rules:
-    """Rules of one game: Díszített kanaszta or classic canasta.
+    """Rules of one game: Díszített kanaszta, classic canasta or Turkish kanasta.
 
     Args:
         variant: Díszített ``"2003-02"`` (default, with separate heart aces) or
-            ``"2003-01"``; classic canasta ``"pl"`` (seed 002) or ``"sk"`` (seed 003).
+            ``"2003-01"``; classic canasta ``"pl"`` (seed 002) or ``"sk"`` (seed 003);
+            Turkish kanasta ``"tr"`` (seed 004).
         num_players: Díszített 2, 3 or 4, each playing for himself (R2.1);
-            classic ``pl`` 2-4, ``sk`` 2-6, partners opposite (C2).
+            classic ``pl`` 2-4, ``sk`` 2-6, partners opposite (C2); Turkish 4 (T2.1).
+            Default: 4 in Turkish kanasta, else 2.
         opening_minimum: the agreed opening minimum, 50, 75, 90 or 120 (R12.2);
-            classic: any minimum (``pl`` 80; ``sk`` uses its schedule).
+            classic: any minimum (``pl`` 80; ``sk`` uses its schedule); Turkish:
+            fixed by T9.1 (45, and 90 from a pair total of 900), not settable.
         opening_schedule: optional score-dependent minimum instead of the fixed
             one: ascending ``(threshold, minimum)`` pairs; a player whose total is
             at least ``threshold`` needs ``minimum`` (below the first threshold,
             the first minimum). ``"classic"`` selects :data:`CLASSIC_SCHEDULE`.
-        target_score: total that wins the game (R18.2, default 10,000; classic 5000, C14.2).
+        target_score: total that wins the game (R18.2, default 10,000; classic 5000, C14.2;
+            Turkish 5200, extended twice by 2000 when both pairs reach it together, T15).
         max_turns: turns after which a hand is truncated and scored as R16.6 (R19.2).
         episode: ``"hand"`` (one hand per episode) or ``"game"`` (hands until the
             target is reached, R19.1).
@@ -76,7 +90,7 @@ class Rules:
     """
 
     variant: str = "2003-02"
-    num_players: int = 2
+    num_players: int | None = None
     opening_minimum: int | None = None
     opening_schedule: tuple[tuple[int, int], ...] | str | None = None
     target_score: int | None = None
@@ -110,10 +124,16 @@ class Rules:
         if not isinstance(self.variant, str) or self.variant not in PRESETS:
             raise ValueError(f"unknown variant {self.variant!r}: choose one of {sorted(PRESETS)}")
         classic = self.variant in CLASSIC_PRESETS
+        if self.num_players is None:  # Turkish is played by four, the others default to two
+            object.__setattr__(self, "num_players", 4 if self.variant in TURKISH_PRESETS else 2)
+        if self.variant in TURKISH_PRESETS:
+            self._check_turkish()
         if self.opening_minimum is None:
             object.__setattr__(self, "opening_minimum", RC.PL_OPENING if classic else 50)
         if self.target_score is None:
-            object.__setattr__(self, "target_score", 5000 if classic else 10_000)
+            object.__setattr__(
+                self, "target_score", TURKISH_TARGET if self.turkish else 5000 if classic else 10_000
+            )
         for name in ("num_players", "opening_minimum", "target_score", "max_turns", "max_hands"):
             object.__setattr__(self, name, _integer(getattr(self, name), name))
         if classic:
@@ -126,7 +146,7 @@ class Rules:
                 raise ValueError(f"opening_minimum must be in 0..1000, got {self.opening_minimum!r}")
             if self.variant == "sk" and self.opening_schedule is None:
                 object.__setattr__(self, "opening_schedule", RC.SK_SCHEDULE)
-        else:
+        elif not self.turkish:
             given = [k for k in RC.CLASSIC_KEYS if getattr(self, k) is not None]
             if given:
                 raise ValueError(
@@ -155,6 +175,26 @@ class Rules:
             raise ValueError(f"episode must be one of {EPISODES}, got {self.episode!r}")
         object.__setattr__(self, "_config", self._build_config())
 
+    def _check_turkish(self) -> None:
+        """The keys Turkish kanasta fixes (T2.1, T9.1) or does not have (C0)."""
+        given = [k for k in RC.CLASSIC_KEYS if getattr(self, k) is not None]
+        if given:
+            raise ValueError(f"{given[0]} is a classic canasta key (variants pl, sk), not a Turkish rule")
+        if self.num_players != 4 or isinstance(self.num_players, (bool, np.bool_)):
+            raise ValueError(
+                f"Turkish kanasta is played by 4 players in two pairs, got num_players={self.num_players!r}"
+            )
+        if self.opening_minimum not in (None, TURKISH_OPENING) or isinstance(self.opening_minimum, bool):
+            raise ValueError(
+                f"Turkish kanasta opens at {TURKISH_OPENING}, and at 90 from a pair total of 900 (T9.1); "
+                f"opening_minimum cannot be set (got {self.opening_minimum!r})"
+            )
+        if self.opening_schedule is not None:
+            raise ValueError(
+                "Turkish kanasta's opening requirement is fixed by T9.1; opening_schedule cannot be set"
+            )
+        object.__setattr__(self, "opening_minimum", TURKISH_OPENING)
+
     @property
     def spec(self) -> Variant:
         """The game variant this preset plays: deck, deal, melds and score tables."""
@@ -167,9 +207,16 @@ class Rules:
 
     def sides(self) -> tuple[int, ...]:
         """Side of every seat: partners share melds and score (C2); each seat alone in Díszített."""
+        if self.turkish:
+            return (0, 1, 0, 1)  # T2.1: partners opposite
         if not self.classic:
             return tuple(range(self.num_players))
         return RC.side_of_seats(self.num_players, {k: getattr(self, k) for k in RC.CLASSIC_KEYS})
+
+    @property
+    def turkish(self) -> bool:
+        """Whether this is Turkish kanasta (preset ``tr``)."""
+        return self.variant in TURKISH_PRESETS
 
     @property
     def heart_aces(self) -> bool:
@@ -208,6 +255,9 @@ class Rules:
         if self.classic:
             keys = {k: getattr(self, k) for k in RC.CLASSIC_KEYS}
             RC.write_classic_config(cfg, self.variant, keys, self.num_players)
+        elif self.turkish:
+            cfg[RC.CC_SIDES] = 2
+            cfg[RC.CC_SIDE_OF : RC.CC_SIDE_OF + 4] = self.sides()
         else:  # every player is a side of his own (read by the side-aware parts of the engine)
             cfg[RC.CC_SIDES] = self.num_players
             cfg[RC.CC_SIDE_OF : RC.CC_SIDE_OF + self.num_players] = range(self.num_players)

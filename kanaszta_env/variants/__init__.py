@@ -9,8 +9,9 @@ from __future__ import annotations
 from .classic import CLASSIC
 from .diszitett import DISZITETT
 from .spec import MELD_FAMILIES, Variant
+from .turkish import TURKISH
 
-_REGISTRY: dict[str, Variant] = {DISZITETT.name: DISZITETT, CLASSIC.name: CLASSIC}
+_REGISTRY: dict[str, Variant] = {DISZITETT.name: DISZITETT, CLASSIC.name: CLASSIC, TURKISH.name: TURKISH}
 #: variant compiled into the modules of the installed package itself
 DEFAULT_VARIANT = DISZITETT
 #: package prefix of every per-variant copy of the kernel modules -> variant
@@ -52,6 +53,7 @@ __all__ = [
     "DEFAULT_VARIANT",
     "DISZITETT",
     "MELD_FAMILIES",
+    "TURKISH",
     "Variant",
     "get_variant",
     "register_variant",

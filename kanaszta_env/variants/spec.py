@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass
 from ..cards import NUM_TYPES
 
 #: meld families the kernels implement (see docs/design.md, "Meld families")
-MELD_FAMILIES = ("rank_groups", "classic")
+MELD_FAMILIES = ("rank_groups", "classic", "turkish")
 
 
 @dataclass(frozen=True)

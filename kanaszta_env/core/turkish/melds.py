@@ -1,0 +1,205 @@
+"""Sets and runs (T5-T7) read from a meld's card counts.
+
+A meld is a multiset of cards (T7.2): it is legal when some placement of its
+wild makes it a set (one rank, any suits, T5) or a run (one suit, consecutive
+ranks, ace low or high, T6), with at most one wild (T7.1), and a wild in a run
+only beside three consecutive naturals (T6.3). A 2 of the run's suit is a
+natural in its own place whenever a legal placement allows it (T7.3). Run
+positions are bits: ace low 0, 2 1, 3 2, ... K 12, ace high 13.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from .tables import (
+    CANASTA,
+    JK,
+    KIND_FULL,
+    KIND_HALF,
+    KIND_WHOLE,
+    MIN_MELD,
+    NATURAL_TWO_VALUE,
+    RANK,
+    RUN_WITH_WILD,
+    SUIT,
+    VALUE,
+    WILD_VALUE,
+)
+
+# status of a meld's cards
+DEAD = 0  # no legal meld contains these cards
+PARTIAL = 1  # not legal yet, but more cards can make it a legal meld
+VALID = 2
+# shapes of a legal meld
+SHAPE_NONE, SHAPE_SET, SHAPE_RUN = 0, 1, 2
+_RANK_TWO = 1
+_ACE_HIGH = 13
+_ALL_RANKS = 13
+
+
+@njit(cache=True, inline="always")
+def _longest_streak(mask: int) -> int:
+    best, cur = 0, 0
+    for bit in range(_ACE_HIGH + 1):
+        if (mask >> bit) & 1:
+            cur += 1
+            best = max(best, cur)
+        else:
+            cur = 0
+    return best
+
+
+@njit(cache=True, inline="always")
+def _span(mask: int) -> int:
+    lo, hi = -1, -1
+    for bit in range(_ACE_HIGH + 1):
+        if (mask >> bit) & 1:
+            if lo < 0:
+                lo = bit
+            hi = bit
+    return hi - lo + 1
+
+
+@njit(cache=True, inline="always")
+def _run_valid(mask: int, naturals: int, wilds: int, cards: int) -> bool:
+    """T6: naturals at the positions of ``mask`` and ``wilds`` (0 or 1) wilds make a run."""
+    if cards < MIN_MELD:
+        return False
+    gaps = _span(mask) - naturals
+    if wilds == 0:
+        return gaps == 0
+    if gaps == 0:  # the wild stands at an end, or beside all 13 ranks (T7.4)
+        return naturals >= RUN_WITH_WILD
+    return gaps == 1 and _longest_streak(mask) >= RUN_WITH_WILD
+
+
+@njit(cache=True)
+def analyse(c):
+    """``(status, shape, naturals, wilds, value, full)`` of the meld with card counts ``c``:
+    its status (DEAD, PARTIAL, VALID) and, when VALID, its shape, natural and wild counts,
+    card value (T1.5) and whether it is a run of all 13 ranks as naturals (T8.4)."""
+    nat, nat_value, rank, suit = 0, 0, -1, -1
+    multi_rank, multi_suit, dup = False, False, False
+    mask = 0
+    for t in range(JK):
+        k = c[t]
+        if k == 0 or RANK[t] == _RANK_TWO:
+            continue
+        r, s = RANK[t], SUIT[t]
+        nat += k
+        nat_value += k * VALUE[t]
+        if rank < 0:
+            rank, suit = r, s
+        multi_rank = multi_rank or r != rank
+        multi_suit = multi_suit or s != suit
+        dup = dup or k > 1
+        mask |= 1 << r
+    twos = c[4] + c[5] + c[6] + c[7]
+    cards = nat + twos + c[JK]
+    status = DEAD
+    if nat == 0:
+        return status, SHAPE_NONE, 0, 0, 0, False
+    if not multi_rank and twos + c[JK] <= 1:  # a set: every 2 is a wild (T5.3)
+        w = twos + c[JK]
+        if cards >= MIN_MELD:
+            return VALID, SHAPE_SET, nat, w, nat_value + WILD_VALUE * w, False
+        status = PARTIAL
+    if multi_suit or dup:
+        return status, SHAPE_NONE, 0, 0, 0, False
+    own_twos = c[4 + suit]
+    other_wilds = twos - own_twos + c[JK]
+    for nat2 in range(min(own_twos, 1), -1, -1):  # the 2 in its own place first (T7.3)
+        w = other_wilds + own_twos - nat2
+        if w > 1:
+            continue
+        status = PARTIAL
+        base = mask | (nat2 << _RANK_TWO)
+        n = nat + nat2
+        value = nat_value + NATURAL_TWO_VALUE * nat2 + WILD_VALUE * w
+        if _run_valid(base, n, w, cards):
+            return VALID, SHAPE_RUN, n, w, value, n == _ALL_RANKS
+        if base & 1:  # the ace high instead of low
+            high = (base & ~1) | (1 << _ACE_HIGH)
+            if _run_valid(high, n, w, cards):
+                return VALID, SHAPE_RUN, n, w, value, n == _ALL_RANKS
+    return status, SHAPE_NONE, 0, 0, 0, False
+
+
+@njit(cache=True)
+def is_valid(c) -> bool:
+    """Whether the counts ``c`` are a legal meld (T5-T7)."""
+    return analyse(c)[0] == VALID
+
+
+@njit(cache=True)
+def meld_value(c) -> int:
+    """T1.5 card value of a legal meld (0 for cards that are not one)."""
+    return analyse(c)[4]
+
+
+@njit(cache=True)
+def canasta_kind(c, cards: int, kind: int) -> int:
+    """T8.2-T8.3: the kind of the meld ``c`` of ``cards`` cards at the end of a turn, given its
+    kind before (0: none). A meld of 7+ cards gets its kind once; a run of either kind becomes
+    full once it holds all 13 ranks as naturals."""
+    status, shape, naturals, _, _, full = analyse(c)
+    if status != VALID:
+        return kind
+    if shape == SHAPE_RUN and full:
+        return KIND_FULL
+    if kind != 0 or cards < CANASTA:
+        return kind
+    return KIND_WHOLE if naturals >= CANASTA else KIND_HALF
+
+
+@njit(cache=True, inline="always")
+def summarise(c, out) -> None:
+    """What a card added to the meld ``c`` must match, into ``out`` (6 ints): the set's rank
+    (-1: cannot be a set), its wilds, the run's suit (-1: cannot be a run), the run's natural
+    positions (2s excluded), the run suit's 2s, the run's other wilds."""
+    rank, suit, multi_rank, multi_suit, dup, mask = -1, -1, False, False, False, 0
+    for t in range(JK):
+        k = c[t]
+        if k == 0 or RANK[t] == _RANK_TWO:
+            continue
+        r, s = RANK[t], SUIT[t]
+        if rank < 0:
+            rank, suit = r, s
+        multi_rank = multi_rank or r != rank
+        multi_suit = multi_suit or s != suit
+        dup = dup or k > 1
+        mask |= 1 << r
+    twos = c[4] + c[5] + c[6] + c[7]
+    wilds = twos + c[JK]
+    out[0] = rank if not multi_rank and wilds <= 1 else -1
+    out[1] = wilds
+    out[2] = -1
+    if suit >= 0 and not multi_suit and not dup:
+        own = c[4 + suit]
+        other = wilds - own
+        if other + max(own - 1, 0) <= 1:
+            out[2] = suit
+        out[3] = mask
+        out[4] = own
+        out[5] = other
+
+
+@njit(cache=True, inline="always")
+def accepts(summary, t: int) -> bool:
+    """Whether card type ``t`` added to the meld summarised in ``summary`` (:func:`summarise`)
+    leaves cards that can still become a legal meld."""
+    set_rank, set_wilds, run_suit = summary[0], summary[1], summary[2]
+    if t == JK or RANK[t] == _RANK_TWO:
+        if set_rank >= 0 and set_wilds == 0:
+            return True
+        if run_suit < 0:
+            return False
+        own, other = summary[4], summary[5]
+        if t != JK and SUIT[t] == run_suit:  # one of the run's 2s is natural (T7.3)
+            return other + own <= 1
+        return other == 0 and own <= 1
+    r = RANK[t]
+    if set_rank == r:
+        return True
+    return run_suit == SUIT[t] and not (summary[3] >> r) & 1
