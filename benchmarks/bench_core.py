@@ -28,8 +28,8 @@ from against import Figures, add_arguments, compiled, dispatch
 
 
 def _playout(variant: str):
-    """The random-play kernel of the game ``variant`` plays (classic canasta: its own kernels)."""
-    if variant in ("pl", "sk"):
+    """The random-play kernel of the game ``variant`` plays (classic and Turkish: their own kernels)."""
+    if variant in ("pl", "sk", "tr"):
         from kanaszta_env import Rules
         from kanaszta_env.engine.kernels import kernels_for
 
@@ -126,8 +126,8 @@ def compile_and_import_times() -> tuple[float, float]:
 
 #: (players, variant) of the kernel figures (compared by --against)
 CONFIGS = ((2, "2003-02"), (3, "2003-02"), (4, "2003-01"))
-#: classic canasta's, printed beside them (issue 13)
-CLASSIC_CONFIGS = ((4, "pl"), (4, "sk"))
+#: classic canasta's (issue 13) and Turkish kanasta's (issue 15), printed beside them
+CLASSIC_CONFIGS = ((4, "pl"), (4, "sk"), (4, "tr"))
 
 
 def figures(args: argparse.Namespace) -> Figures:
@@ -160,7 +160,9 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--skip-compile", action="store_true")
     parser.add_argument(
-        "--classic-only", action="store_true", help="only the classic canasta rows (no API loop, no compile)"
+        "--classic-only",
+        action="store_true",
+        help="only the classic and Turkish rows (no API loop, no compile)",
     )
     add_arguments(parser)
     args = parser.parse_args()

@@ -96,7 +96,11 @@ def action_from_name(name: str) -> int:
 
 
 def action_table(rules) -> tuple[str, ...]:
-    """The action names of the game ``rules`` play (Díszített or classic canasta)."""
+    """The action names of the game ``rules`` play (Díszített, classic or Turkish)."""
+    if getattr(rules, "turkish", False):
+        from .actions_turkish import ACTION_NAMES as TURKISH_NAMES
+
+        return TURKISH_NAMES
     if getattr(rules, "classic", False):
         from .actions_classic import ACTION_NAMES as CLASSIC_NAMES
 

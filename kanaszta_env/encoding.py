@@ -43,6 +43,7 @@ from .core.observe import (
 from .core.state import FREE_NAMES, PHASE_NAMES, State
 from .core.view import View, new_views
 from .encoding_classic import classic_pieces
+from .encoding_turkish import turkish_pieces
 from .rules import Rules
 
 __all__ = [
@@ -92,6 +93,8 @@ def observation_spec(rules: Rules | None = None) -> tuple[Piece, ...]:
     P = rules.num_players
     if rules.classic:  # classic canasta's own layout (encoding_classic.py)
         return classic_pieces(P, max(rules.sides()) + 1, Piece)
+    if rules.turkish:  # Turkish kanasta's own layout (encoding_turkish.py)
+        return turkish_pieces(Piece)
     assert len(PHASE_NAMES) == NUM_PHASES and len(FREE_NAMES) == NUM_FREE_STATES
     return _flow_pieces(P) + _own_hand_pile_and_stock(P) + _table_pieces(P) + _turn_pieces() + _cut_pieces()
 

@@ -214,6 +214,16 @@ class Rules:
         return RC.side_of_seats(self.num_players, {k: getattr(self, k) for k in RC.CLASSIC_KEYS})
 
     @property
+    def family(self) -> str:
+        """The meld family of the game: ``"rank_groups"`` (Díszített), ``"classic"`` or ``"turkish"``."""
+        return self.spec.meld_family
+
+    @property
+    def partnerships(self) -> bool:
+        """Whether partners share melds and score (classic canasta, Turkish kanasta)."""
+        return self.classic or self.turkish
+
+    @property
     def turkish(self) -> bool:
         """Whether this is Turkish kanasta (preset ``tr``)."""
         return self.variant in TURKISH_PRESETS

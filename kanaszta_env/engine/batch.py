@@ -123,7 +123,7 @@ class GameBatch(BatchReadout):
         self.policies = self.options.policies
         # structured views are Díszített's; classic canasta's policies read observations
         self._wants_views = [
-            bool(getattr(p, "wants_views", False)) and not rules.classic for p in self.policies
+            bool(getattr(p, "wants_views", False)) and rules.family == "rank_groups" for p in self.policies
         ]
         self._pol_views: View | None = None
         prm = self.options.params(players)

@@ -87,9 +87,10 @@ class BatchReadout:
         with a leading row axis): the same information as :meth:`observe`, never
         more. Row ``i`` is seat ``seats[i]``'s view of game ``games[i]`` (default:
         every game, each seen by the seat to move); written into ``out`` if given."""
-        if self.rules.classic:
+        if self.rules.family != "rank_groups":
             raise ValueError(
-                "structured views are Díszített kanaszta's; classic canasta is read from observations"
+                "structured views are Díszített kanaszta's; "
+                f"{self.rules.spec.title} is read from observations"
             )
         rows = np.arange(self.batch_size) if games is None else np.asarray(games, dtype=np.int64).reshape(-1)
         if ((rows < 0) | (rows >= self.batch_size)).any():
@@ -180,4 +181,4 @@ class BatchReadout:
             "hands_played": int(s.hand_number[game]),
             "end_reason": END_NAMES[int(s.end_reason[game])],
             "went_out": out if out >= 0 else None,
-        } | ({"sides": list(self.rules.sides())} if self.rules.classic else {})
+        } | ({"sides": list(self.rules.sides())} if self.rules.partnerships else {})

@@ -174,7 +174,7 @@ class KanasztaGymEnv(gym.Env, EzPickle):
 
     def _info(self) -> dict:
         info = {"action_mask": self.action_masks(), "learner_seat": self.learner_seat}
-        if self.rules.classic:  # with partner="copy" the learner also decides for his partners
+        if self.rules.partnerships:  # with partner="copy" the learner also decides for his partners
             info["deciding_seat"] = int(self._games.to_move[0])
         return info
 

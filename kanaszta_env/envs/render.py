@@ -23,6 +23,7 @@ from ..cards import (
 from ..engine.compiled import CANASTA_NAMES, FREE_NAMES, PHASE_NAMES, PHASE_OVER, State, canasta_kind
 from ..rules import Rules
 from .render_classic import classic_table
+from .render_turkish import turkish_table
 
 _END_NAMES = ("", "went out", "stock exhausted", "turn limit")
 PHASE_PICKUP = PHASE_NAMES.index("pickup")
@@ -59,6 +60,8 @@ def render_table(
     names = agent_names or [f"player_{q}" for q in range(rules.num_players)]
     if rules.classic:
         return classic_table(state, rules, b, names, viewer)
+    if rules.turkish:
+        return turkish_table(state, rules, b, names, viewer)
     phase = int(state.phase[b])
     lines = [_headline(state, b, names)]
     if phase == 0:  # the cut: three cards shown to everybody (R3.1)

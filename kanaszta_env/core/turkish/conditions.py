@@ -24,28 +24,30 @@ def melds_ok(s, cfg, b: int, p: int) -> bool:
     count = s.meld_count[b, pair]
     first_new = s.cp_count[b]
     for k in range(count):
-        if k >= first_new or s.meld_size[b, pair, k] != s.cp_size[b, k]:
-            if analyse(s.melds[b, pair, k])[0] != VALID:
-                return False
+        changed = k >= first_new or s.meld_size[b, pair, k] != s.cp_size[b, k]
+        if changed and analyse(s.melds[b, pair, k])[0] != VALID:
+            return False
     if s.opened[b, p] == 1 or count == first_new:
         return True  # opened, or nothing new: laying off only (T10.2)
-    return opening_met(s, b, p, first_new, count)
+    forced = s.forced[b, pair] == FORCED_OWED
+    return opening_met(s.melds[b, pair], s.meld_size[b, pair], first_new, count, s.totals[b, p], forced)
 
 
 @njit(cache=True)
-def opening_met(s, b: int, p: int, first: int, count: int) -> bool:
-    """T9.1 / T12.2 for the new melds in slots ``first..count-1`` of seat ``p``'s pair."""
-    pair = p % 2
-    if s.forced[b, pair] == FORCED_OWED:  # T12.2: a new meld of 7 or more cards
+def opening_met(melds, sizes, first: int, count: int, pair_total: int, forced: bool) -> bool:
+    """T9.1 / T12.2: whether the new melds in slots ``first..count-1`` of ``melds`` (counts) and
+    ``sizes`` open for a player whose pair's total is ``pair_total`` (``forced``: his pair owes a
+    canasta opening)."""
+    if forced:  # T12.2: a new meld of 7 or more cards
         for k in range(first, count):
-            if s.meld_size[b, pair, k] >= CANASTA:
+            if sizes[k] >= CANASTA:
                 return True
         return False
-    high = s.totals[b, p] >= OPEN_THRESHOLD
+    high = pair_total >= OPEN_THRESHOLD
     wild_free_run = False
     counted = 0
     for k in range(first, count):
-        _, shape, _, wilds, value, _ = analyse(s.melds[b, pair, k])
+        _, shape, _, wilds, value, _ = analyse(melds[k])
         if wilds == 0 and shape == SHAPE_RUN:
             wild_free_run = True
         if high or wilds == 0:  # below 900 only the wild-free melds count

@@ -75,10 +75,13 @@ def _meld_row(s, cfg, b: int, p: int, hand, total: int, left: int, row) -> int:
     for t in range(NUM_TYPES):
         if hand[t] == 0:
             continue
-        if may_new and NEW_INDEX[t] >= 0:
-            if total > 2 or _last_cards_ok(s, cfg, b, p, total, left, canasta, True, used, t):
-                row[A.NEW0 + NEW_INDEX[t]] = True
-                count += 1
+        if (
+            may_new
+            and NEW_INDEX[t] >= 0
+            and (total > 2 or _last_cards_ok(s, cfg, b, p, total, left, canasta, True, used, t))
+        ):
+            row[A.NEW0 + NEW_INDEX[t]] = True
+            count += 1
         for k in range(used):
             if not accepts(summaries[k], t):
                 continue

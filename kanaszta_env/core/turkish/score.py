@@ -45,26 +45,55 @@ def holds_unused_fi(fi_taker, fi_used, q: int) -> bool:
 
 
 @njit(cache=True)
+def score_parts(
+    melds,
+    kinds,
+    count: int,
+    fis_taken: int,
+    fis_used: int,
+    went_out: bool,
+    hand_cost: int,
+    forced_failed: bool,
+) -> int:
+    """T14 from its parts: the pair's ``count`` melds (card counts) with their canasta ``kinds``,
+    the Fis it took and how many of them are used, whether it went out, the value of the hands
+    it is charged (an unused Fi's holder excluded) and whether it failed a forced opening."""
+    v = 0
+    for k in range(count):
+        v += CANASTA_BONUS[kinds[k]] + meld_value(melds[k])
+    v += FI_BONUS * fis_used - hand_cost
+    if went_out:
+        v += GOING_OUT
+    if fis_taken == 0:  # T11.4, T12.3
+        v -= FORCED_PENALTY if forced_failed else NO_FI_PENALTY
+    return v
+
+
+@njit(cache=True)
 def pair_score(s, b: int, pair: int, reason: int) -> int:
     """T14: the score of ``pair`` for the hand of game ``b`` that ended with ``reason``."""
-    v = 0
-    for k in range(s.meld_count[b, pair]):
-        v += CANASTA_BONUS[s.meld_kind[b, pair, k]] + meld_value(s.melds[b, pair, k])
-    took = 0
+    took, used = 0, 0
     for f in range(NUM_FIS):
         if s.fi_taker[b, f] >= 0 and s.fi_taker[b, f] % 2 == pair:
             took += 1
-            v += FI_BONUS * s.fi_used[b, f]
-    out = reason == END_OUT
-    if out and s.out_player[b] % 2 == pair:
-        v += GOING_OUT
+            used += s.fi_used[b, f]
+    cost = 0
     for q in range(pair, PLAYERS, PAIRS):
         if not holds_unused_fi(s.fi_taker[b], s.fi_used[b], q):
-            v -= hand_value(s.hand[b, q])
-    if took == 0:
-        forced_failed = out and s.out_player[b] % 2 != pair and s.forced[b, pair] == FORCED_OWED
-        v -= FORCED_PENALTY if forced_failed else NO_FI_PENALTY
-    return v
+            cost += hand_value(s.hand[b, q])
+    out = reason == END_OUT
+    went_out = out and s.out_player[b] % 2 == pair
+    forced_failed = out and not went_out and s.forced[b, pair] == FORCED_OWED
+    return score_parts(
+        s.melds[b, pair],
+        s.meld_kind[b, pair],
+        s.meld_count[b, pair],
+        took,
+        used,
+        went_out,
+        cost,
+        forced_failed,
+    )
 
 
 @njit(cache=True)
