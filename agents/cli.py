@@ -28,7 +28,10 @@ from kanaszta_env.cli import (
     read_json,
     run_cli,
 )
-from kanaszta_env.rules import CLASSIC_PRESETS, OPENING_MINIMA, PRESETS
+from kanaszta_env.rules import CLASSIC_PRESETS, OPENING_MINIMA, PRESETS, TURKISH_PRESETS
+
+#: presets played by partnerships (four players by default)
+PARTNERSHIP_PRESETS = CLASSIC_PRESETS + TURKISH_PRESETS
 
 COMMANDS = ("tournament", "play", "watch", "replay")
 
@@ -156,6 +159,10 @@ def _add_watch_parsers(subparsers: argparse._SubParsersAction) -> None:
 
 def _rules(args: argparse.Namespace, players: int, episode: str = "hand") -> Rules:
     minimum = args.opening_minimum
+    if minimum is not None and args.variant in TURKISH_PRESETS:
+        raise UsageError(
+            "--opening-minimum: Turkish kanasta opens at 45, and at 90 from a pair total of 900 (T9.1)"
+        )
     if minimum is not None and args.variant not in CLASSIC_PRESETS and minimum not in OPENING_MINIMA:
         choices = ", ".join(map(str, OPENING_MINIMA))
         raise UsageError(f"--opening-minimum {minimum}: {args.variant} takes one of {choices} (R12.2)")
@@ -173,10 +180,10 @@ def _rules(args: argparse.Namespace, players: int, episode: str = "hand") -> Rul
 
 def run(args: argparse.Namespace) -> int:
     """Execute a parsed ``tournament`` or ``play`` command; returns an exit code."""
-    if args.command == "watch" and getattr(args, "variant", None) in CLASSIC_PRESETS:
+    if args.command == "watch" and getattr(args, "variant", None) in PARTNERSHIP_PRESETS:
         raise UsageError(
-            f"kanaszta {args.command} plays Díszített kanaszta only for now; classic canasta "
-            f"({args.variant}) has the envs, the bots and kanaszta tournament --variant {args.variant}"
+            f"kanaszta {args.command} plays Díszített kanaszta only for now; {args.variant} "
+            f"has the envs, the bots and kanaszta tournament --variant {args.variant}"
         )
     if args.command == "tournament":
         return _tournament(args)
@@ -206,7 +213,7 @@ def _tournament(args: argparse.Namespace) -> int:
     if repeated:
         raise UsageError(f"each agent may appear once; repeated: {', '.join(repeated)}")
     _check_output(args.records, "--records")
-    players = args.players or (4 if args.variant in CLASSIC_PRESETS else 2)
+    players = args.players or (4 if args.variant in PARTNERSHIP_PRESETS else 2)
     rules = _rules(args, players, args.episode)
     if len(set(rules.sides())) != 2:
         raise UsageError(f"duplicate tournaments need two sides; {players} players of {args.variant} make "

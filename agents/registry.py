@@ -14,6 +14,7 @@ from .greedy import GreedyBot
 from .heuristic import DEFAULT_PARAMS, HeuristicBot
 from .random_bot import RandomBot
 from .search import SearchBot
+from .turkish_bots import TurkishGreedyBot, TurkishHeuristicBot
 
 BOT_NAMES = ("random", "greedy", "heuristic", "search")
 RLLIB_PREFIX = "rllib:"  # make_agent("rllib:runs/x/final"): an RLlib checkpoint folder
@@ -68,6 +69,8 @@ def make_agent(spec: str, rules: Rules | None = None, seed: int = 0) -> Agent:
         return load_rllib_checkpoint(spec[len(RLLIB_PREFIX) :], name=spec)
     head, _, rest = spec.partition(":")
     opts = _options(rest, spec)
+    if head in BOT_NAMES and rules.turkish:
+        return _turkish_bot(head, opts, rules, seed, spec)
     if head in BOT_NAMES and rules.classic:
         return _classic_bot(head, opts, rules, seed, spec)
     if head in BOT_NAMES:
@@ -119,6 +122,23 @@ def _classic_bot(head: str, opts: dict[str, str], rules: Rules, seed: int, spec:
         kwargs.setdefault("seed", seed)
         agent = ClassicSearchBot(rules, **kwargs)  # type: ignore[arg-type]
         opts = {}
+    if opts:
+        raise ValueError(f"agent {head!r} takes no options, got {sorted(opts)}")
+    agent.name = spec
+    return agent
+
+
+def _turkish_bot(head: str, opts: dict[str, str], rules: Rules, seed: int, spec: str) -> Agent:
+    """A bot of Turkish kanasta (:mod:`agents.turkish_bots`) by name."""
+    agent: Agent
+    if head == "random":
+        agent = RandomBot(seed=int(_convert(opts.pop("seed", str(seed)), int, "seed", spec)))
+    elif head == "greedy":
+        agent = TurkishGreedyBot(rules)
+    elif head == "heuristic":
+        agent = TurkishHeuristicBot(rules)
+    else:
+        raise ValueError("the search bot does not play Turkish kanasta yet: use random, greedy or heuristic")
     if opts:
         raise ValueError(f"agent {head!r} takes no options, got {sorted(opts)}")
     agent.name = spec

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import numpy as np
 
@@ -23,7 +24,38 @@ from .variants import TURKISH
 #: canasta kinds in the engine's order (T8.1): 0 none, 1 half, 2 whole, 3 full
 KINDS = ("none", "half", "whole", "full")
 
-__all__ = ["KINDS", "canasta_kind", "is_meld", "meld_value", "opens", "pair_score"]
+__all__ = [
+    "KINDS",
+    "MeldStatus",
+    "canasta_kind",
+    "is_meld",
+    "meld_status",
+    "meld_value",
+    "opens",
+    "pair_score",
+]
+
+
+class MeldStatus(NamedTuple):
+    """What the engine reads from a meld's cards (:func:`meld_status`)."""
+
+    legal: bool  # a legal set or run (T5-T7)
+    extendable: bool  # legal, or more cards can make it legal
+    run: bool  # a legal run (else a legal set, when ``legal``)
+    naturals: int  # natural cards of a legal meld (a 2 in its own place included)
+    wilds: int  # 0 or 1
+    value: int  # T1.5 card value of a legal meld
+    full: bool  # a run of all 13 ranks as naturals (T8.4)
+
+
+def meld_status(counts: np.ndarray) -> MeldStatus:
+    """:class:`MeldStatus` of the card counts ``counts`` (53 types, ``kanaszta_env.cards`` order):
+    the fast form for bots, which hold counts already."""
+    melds = _kernels("melds")
+    status, shape, naturals, wilds, value, full = melds.analyse(np.asarray(counts, dtype=np.int8))
+    return MeldStatus(
+        status == melds.VALID, status != melds.DEAD, shape == melds.SHAPE_RUN, naturals, wilds, value, full
+    )
 
 
 def _counts(cards: Sequence[str], what: str = "meld") -> np.ndarray:
