@@ -239,7 +239,7 @@ def _play(args: argparse.Namespace) -> int:
     from .human import play_human
     from .registry import make_agent
 
-    if args.variant in CLASSIC_PRESETS:
+    if args.variant in PARTNERSHIP_PRESETS:
         return _play_classic(args)
     start = None
     if args.resume:
@@ -274,7 +274,7 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def _play_classic(args: argparse.Namespace) -> int:
-    """``kanaszta play --variant pl|sk [--players N]``: the human and bots, his partner a bot too."""
+    """``kanaszta play --variant pl|sk|tr [--players N]``: the human and bots, his partner a bot too."""
     from .human_classic import play_classic_human
     from .registry import make_agent
 

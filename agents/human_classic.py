@@ -1,9 +1,11 @@
-"""Playing a hand of classic canasta (presets ``pl``, ``sk``) in the terminal.
+"""Playing a hand of a partnership game — classic canasta (presets ``pl``, ``sk``) or
+Turkish kanasta (``tr``) — in the terminal.
 
 The human sits in one seat, bots in the others — his partner too. The table is
 shown from his seat (his hand, every side's melds, red threes and totals, the
 other hands by size and publicly known cards) with the legal moves numbered;
-a move is entered by number or name (``meld_k``, ``discard_9``). Each of the
+a move is entered by number or name (``meld_k``, ``discard_9``; Turkish
+``new_8S``, ``add_8H_to_m0``; spaces may stand for the underscores). Each of the
 others' decisions is told in a line. In ``pl`` the partner's question is
 part of the game (C12.5): when the human asks "may I go out?" the bot
 partner's binding answer is shown; when the bot partner asks, the human is
@@ -28,9 +30,11 @@ from .base import Agent
 from .classic_bots import ClassicHeuristicBot
 from .human import HumanGame
 from .records import make_record
+from .turkish_bots import TurkishHeuristicBot
 
 HELP = """commands:
-  <number> or <move name>   play a legal move (e.g. 3, draw, meld_K, meld_2_to_K, discard_9)
+  <number> or <move name>   play a legal move (e.g. 3, draw, meld_K, meld_2_to_K, discard_9;
+                            Turkish: new_8S, add_8H_to_m0, discard_KC; "add 8H to m0" works too)
   table                     show the table again
   hint                      what the heuristic bot would play here
   help                      this text
@@ -47,10 +51,12 @@ def play_classic_human(
     output: TextIO | None = None,
     name: str = "you",
 ) -> HumanGame:
-    """One hand of classic canasta with a human in ``seat`` and ``others`` (bots, in seat
-    order, the human's partners included) in the other seats."""
-    if not rules.classic:
-        raise ValueError(f"play_classic_human plays classic canasta (pl, sk), not {rules.variant!r}")
+    """One hand of classic canasta or Turkish kanasta with a human in ``seat`` and ``others``
+    (bots, in seat order, the human's partners included) in the other seats."""
+    if not rules.partnerships:
+        raise ValueError(
+            f"play_classic_human plays the partnership games (pl, sk, tr), not {rules.variant!r}"
+        )
     players = rules.num_players
     if len(others) != players - 1:
         raise ValueError(f"{players} players need {players - 1} other agents, got {len(others)}")
@@ -71,14 +77,15 @@ def play_classic_human(
         for q, a in enumerate(agents)
     ]
     out, inp = output or sys.stdout, input_stream or sys.stdin
-    hint_bot = ClassicHeuristicBot(rules)
+    hint_bot = TurkishHeuristicBot(rules) if rules.turkish else ClassicHeuristicBot(rules)
     actions: list[int] = []
 
     def say(text: str) -> None:
         print(text, file=out, flush=True)
 
     say(
-        f"classic canasta, preset {rules.variant}, {players} players; you are seat {seat}, side {sides[seat]}"
+        f"{rules.spec.title}, preset {rules.variant}, {players} players; "
+        f"you are seat {seat}, side {sides[seat]}"
     )
     finished = True
     while not games.done[0]:
@@ -107,6 +114,9 @@ def play_classic_human(
     return HumanGame(finished, summary["hand_scores"] if finished else None, record)
 
 
+play_partners_human = play_classic_human  # the name for both partnership games
+
+
 def _ask_human(games, mask, obs, hint_bot, names, seat, say, inp) -> int | None:
     """The human's next legal action, or ``None`` to stop."""
     legal = [int(a) for a in np.flatnonzero(mask)]
@@ -119,7 +129,7 @@ def _ask_human(games, mask, obs, hint_bot, names, seat, say, inp) -> int | None:
         line = inp.readline()
         if not line:
             return None
-        text = line.strip().lower()
+        text = "_".join(line.strip().lower().split())
         if text in ("quit", "q", "exit"):
             return None
         if text == "help":

@@ -9,6 +9,7 @@ from .melds import SHAPE_RUN, VALID, analyse
 from .tables import (
     CANASTA,
     FORCED_OWED,
+    MIN_MELD,
     OPEN_HIGH,
     OPEN_LOW,
     OPEN_THRESHOLD,
@@ -23,14 +24,17 @@ def melds_ok(s, cfg, b: int, p: int) -> bool:
     pair = p % 2
     count = s.meld_count[b, pair]
     first_new = s.cp_count[b]
+    sizes = s.meld_size[b, pair]
+    for k in range(count):  # cheap test first: every meld needs three cards (T5.5)
+        if sizes[k] < MIN_MELD:
+            return False
     for k in range(count):
-        changed = k >= first_new or s.meld_size[b, pair, k] != s.cp_size[b, k]
-        if changed and analyse(s.melds[b, pair, k])[0] != VALID:
+        if (k >= first_new or sizes[k] != s.cp_size[b, k]) and analyse(s.melds[b, pair, k])[0] != VALID:
             return False
     if s.opened[b, p] == 1 or count == first_new:
         return True  # opened, or nothing new: laying off only (T10.2)
     forced = s.forced[b, pair] == FORCED_OWED
-    return opening_met(s.melds[b, pair], s.meld_size[b, pair], first_new, count, s.totals[b, p], forced)
+    return opening_met(s.melds[b, pair], sizes, first_new, count, s.totals[b, p], forced)
 
 
 @njit(cache=True)
