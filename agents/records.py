@@ -18,7 +18,7 @@ import numpy as np
 
 from kanaszta_env import GameBatch, Rules
 from kanaszta_env import position as positions
-from kanaszta_env.actions import action_from_name, action_name
+from kanaszta_env.actions import action_table
 
 FORMAT = "kanaszta-record/1"
 
@@ -99,10 +99,13 @@ def replay(record: GameRecord, check: bool = True) -> GameBatch:
     final game. With ``check``, the game must end where the record ends and
     with the recorded scores; ``ValueError`` says what differs."""
     games = start_game(record)
+    ids = {n.lower(): a for a, n in enumerate(games.action_names)}  # the game's own action names
     for i, name in enumerate(record.actions):
         if games.done[0]:
             raise ValueError(f"the game ended before action {i} ({name!r}) of the record")
-        games.step(np.array([action_from_name(name)]))
+        if not isinstance(name, str) or name.lower() not in ids:
+            raise ValueError(f"action {i} of the record, {name!r}, is not an action of {games.rules.variant}")
+        games.step(np.array([ids[name.lower()]]))
     if check:
         if not games.done[0]:
             raise ValueError(f"the game is not over after the record's {len(record.actions)} actions")
@@ -125,7 +128,7 @@ def make_record(
     """A record from action ids (as :func:`agents.base.play_batch` keeps them)."""
     return GameRecord(
         rules=rules_to_dict(rules),
-        actions=[action_name(a) for a in action_ids],
+        actions=[action_table(rules)[int(a)] for a in action_ids],
         seed=None if seed is None else int(seed),
         start=start,
         players=list(players or []),

@@ -59,3 +59,18 @@ def test_terminal_game_takes_names_with_spaces_and_quits():
     assert not game.finished
     assert game.record.actions[:2] == ["draw", "new_9S"]
     assert set(game.record.actions) <= set(ACTION_NAMES)
+
+
+@pytest.mark.parametrize("variant", ["tr", "pl"])
+def test_records_name_the_games_own_actions_and_replay(variant):
+    """A record keeps the action names of its own game (Turkish, classic) and replays exactly."""
+    from agents.records import make_record, replay
+
+    rules = Rules(variant=variant, num_players=4)
+    agent = make_agent("heuristic", rules)
+    result = play_batch(rules, [agent], np.zeros((2, 4), dtype=np.int64), [7, 8], record=True)
+    for b, seed in enumerate((7, 8)):
+        record = make_record(rules, result.actions[b], seed=seed, scores=list(result.scores[b]))
+        assert record.actions[0] == "draw"
+        games = replay(record)  # raises if an action is illegal or the scores differ
+        assert games.done[0]
