@@ -190,3 +190,17 @@ def test_render_shows_pairs_and_hides_for_a_viewer():
     assert "pair 0 (player_0, player_2)" in text and "pair 1 (player_1, player_3)" in text
     assert text.count("hand (11)") == 4
     assert "Fi 1 on the table" in text
+
+
+def test_generated_turkish_pages_are_current():
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parents[1] / "scripts" / "gen_turkish_docs.py"
+    spec = importlib.util.spec_from_file_location("gen_turkish_docs", script)
+    gen = importlib.util.module_from_spec(spec)
+    sys.modules["gen_turkish_docs"] = gen
+    spec.loader.exec_module(gen)
+    for path, render in gen.PAGES:
+        assert path.read_text() == render(), f"{path.name} is stale: run python scripts/gen_turkish_docs.py"

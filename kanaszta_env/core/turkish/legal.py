@@ -23,7 +23,7 @@ from ...cards import NUM_TYPES
 from ..legal import hand_size
 from .conditions import fis_left, melds_ok, pair_has_canasta, will_have_opened
 from .melds import accepts, summarise
-from .state import PHASE_DISCARD, PHASE_DRAW
+from .state import PHASE_DISCARD, PHASE_DRAW, PHASE_OVER
 from .tables import CANASTA, MELDS, NEW_INDEX
 
 
@@ -32,6 +32,8 @@ def legal_row(s, cfg, b: int, row) -> int:
     """Write the legal actions of game ``b`` into ``row``; returns how many."""
     row[:] = False
     p = s.to_move[b]
+    if s.phase[b] == PHASE_OVER:
+        return 0
     if s.phase[b] == PHASE_DRAW:
         row[A.DRAW] = s.stock_len[b] > 0
         row[A.TAKE_PILE] = s.pile_len[b] > 0
