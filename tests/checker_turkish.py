@@ -763,6 +763,29 @@ def plan_opening(g: Game) -> list[int]:
             return _meld_actions(g, chosen)
 
 
+def plan_emptying(g: Game) -> list[int]:
+    """Meld the whole (small) hand, card by card on melds it keeps legal, or as one new
+    meld, to take a Fi by melding (T11.2b); [] when the cards do not fit."""
+    seat = g["to_move"]
+    p = seat % 2
+    h = g["hand"][seat]
+    cards = [t for t in range(NT) for _ in range(h[t])]
+    if meld_reading(h) is not None:
+        return _meld_actions(g, [cards])
+    melds = [m[:] for m in g["melds"][p][: g["count"][p]]]
+    acts = []
+    for t in cards:
+        for k, m in enumerate(melds):
+            m[t] += 1
+            if is_legal_meld(m):
+                acts.append(AT.add_action(k, t))
+                break
+            m[t] -= 1
+        else:
+            return []
+    return acts
+
+
 def choose(
     rng: np.random.Generator, g: Game, legal: list[int], bias: dict[str, Any], queue: list[int]
 ) -> int:
@@ -798,6 +821,11 @@ def choose(
             return plan[0]
     if lazy and not opened:
         return int(rng.choice(discards)) if discards else AT.WITHDRAW
+    if opened and fi_left(g) and sum(g["hand"][seat]) <= 4 and rng.random() < bias["empty"]:
+        plan = plan_emptying(g)
+        if plan:
+            queue.extend(plan[1:])
+            return plan[0]
     if discards:
         good = []
         for a in adds:
@@ -808,7 +836,7 @@ def choose(
                 good.append(a)
         if not opened and rng.random() > bias["layoff"]:
             good = []
-        if good and rng.random() < bias["add"]:
+        if good and (rng.random() < bias["add"] or sum(g["hand"][seat]) <= 3):
             sizes = np.array([g["size"][p][(a - AT.ADD0) // NT] for a in good], dtype=float)
             w = (sizes + 1.0) ** bias["grow"]
             return int(good[rng.choice(len(good), p=w / w.sum())])
@@ -834,18 +862,105 @@ EVENTS = (
 TOTAL_CHOICES = (0, 0, 0, 450, 880, 900, 900, 1500, 3000)
 
 
+def seed_table(s: Any, b: int, rng: np.random.Generator) -> str:
+    """A table laid out before the first turn (for coverage of T8.3's full canasta and of
+    going out): a seat of one pair has opened with a long run of one suit, either
+    ``A..Q``/``A..J`` (whole) or ``A..K`` less one middle rank with a joker in its place
+    (half), and the missing cards are dealt into the pair's hands. Cards are swapped
+    between hands, Fis and stock, so 106 cards stay in play and hands and Fis keep 11."""
+    stock = s.stock[b, : int(s.stock_len[b])].astype(int).tolist()
+    hands = [[t for t in range(NT) for _ in range(int(s.hand[b, q, t]))] for q in range(SEATS)]
+    fis = [s.fi[b, f].astype(int).tolist() for f in range(2)]
+    emptier = bool(rng.random() < 0.5)
+    seat = int(s.to_move[b]) if emptier else int(rng.integers(SEATS))
+    pair = seat % 2
+    st = int(rng.integers(4))
+    if rng.random() < 0.5:
+        top = 12 - int(rng.integers(1, 3))
+        meld = [r * 4 + st for r in range(top + 1)]
+        missing = [r * 4 + st for r in range(top + 1, 13)]
+        kind = KIND_WHOLE
+    else:
+        gap = int(rng.integers(4, 10))
+        meld = [r * 4 + st for r in range(13) if r != gap] + [JK]
+        missing = [gap * 4 + st]
+        kind = KIND_HALF
+    places = [stock, *hands, *fis]
+
+    def take(t: int) -> None:
+        for place in places:
+            if t in place:
+                place.remove(t)
+                if place is not stock:
+                    place.append(stock.pop(0))
+                return
+        raise AssertionError(t)
+
+    for t in meld:
+        take(t)
+    protected: list[int] = []
+
+    def give(t: int, to: list[int]) -> None:
+        """Swap a copy of t from elsewhere (not the stock top) with a free card of ``to``."""
+        for place in places:
+            if place is to or t not in place:
+                continue
+            give_back = next(x for x in to if x not in protected)
+            place.remove(t)
+            place.append(give_back) if place is not stock else place.insert(0, give_back)
+            to.remove(give_back)
+            to.append(t)
+            protected.append(t)
+            return
+
+    if emptier:  # the first mover can meld his whole hand and the card he draws (T11.2b)
+        seat = int(s.to_move[b])
+        ranks = [int(r) for r in rng.choice([2, 4, 6, 8, 10, 12], 3, replace=False)]
+        ranks = [r + 1 if r // 4 == TWO else r for r in ranks]
+        want = [*missing[:1]] + [ranks[i] * 4 + int(rng.integers(4)) for i in range(3) for _ in range(3)]
+        want += [ranks[0] * 4 + int(rng.integers(4))] * (11 - len(want))
+        for t in want:
+            give(t, hands[seat])
+        top = ranks[1] * 4 + int(rng.integers(4))
+        if stock[-1] != top:
+            for place in places:
+                if top in place and place is not hands[seat]:
+                    i = place.index(top)
+                    place[i], stock[-1] = stock[-1], place[i]
+                    break
+    for t in missing[1:] if emptier else missing:
+        give(t, hands[(seat + 2) % SEATS] if emptier else hands[int(rng.choice((pair, pair + 2)))])
+    s.stock[b] = 0
+    s.stock[b, : len(stock)] = stock
+    s.stock_len[b] = len(stock)
+    for q in range(SEATS):
+        s.hand[b, q] = _counts(hands[q])
+    for f in range(2):
+        s.fi[b, f] = fis[f]
+    s.melds[b, pair, 0] = _counts(meld)
+    s.meld_owner[b, pair, 0] = seat
+    s.meld_size[b, pair, 0] = len(meld)
+    s.meld_kind[b, pair, 0] = kind
+    s.meld_count[b, pair] = 1
+    s.opened[b, seat] = 1
+    return f"seeded: seat {seat} opened with {cards_str(_counts(meld))}" + (" (emptier)" if emptier else "")
+
+
 def _deal_problems(g: Game) -> list[str]:
     """T3: four hands and two Fis of 11, a stock of 40, an empty pile, 106 cards."""
     out = []
     if any(sum(h) != 11 for h in g["hand"]):
         out.append("hand sizes")
-    if len(g["stock"]) != 40 or g["pile"] or g["phase"] != PHASE_DRAW:
+    if len(g["stock"]) + sum(map(sum, g["melds"][0] + g["melds"][1])) != 40 or g["pile"] or g["phase"] != PHASE_DRAW:
         out.append("stock/pile/phase")
     if any(len(f) != 11 for f in g["fi"]) or g["fi_taker"] != [-1, -1]:
         out.append("fis")
     total = [sum(h[t] for h in g["hand"]) for t in range(NT)]
     for t in g["stock"] + g["fi"][0] + g["fi"][1]:
         total[t] += 1
+    for p in range(PAIRS):
+        for m in g["melds"][p]:
+            total = [x + y for x, y in zip(total, m)]
     if total != [2] * NT:
         out.append("card counts")
     return out
@@ -858,6 +973,7 @@ def compare_random_games(
     max_turns: int = 400,
     keep: int = 3,
     progress: Any = None,
+    seeded: float = 0.25,
 ) -> dict[str, Any]:
     """Play seeded random games on the engine kernels and compare, at every state, the
     engine's mask with :func:`legal_set`, after every action the engine's state with
@@ -895,16 +1011,21 @@ def compare_random_games(
         t0, t1 = (int(x) for x in rng.choice(TOTAL_CHOICES, 2))
         s.totals[b] = (t0, t1, t0, t1)
         biases[b] = {
-            "take": float(rng.choice((0.1, 0.4, 0.7, 0.9))),
-            "add": float(rng.choice((0.5, 0.8, 0.95))),
-            "new": float(rng.choice((0.3, 0.6, 0.9))),
+            "take": float(rng.choice((0.0, 0.1, 0.3, 0.7, 0.99))),
+            "add": float(rng.choice((0.6, 0.95, 1.0, 1.0))),
+            "new": float(rng.choice((0.4, 0.9, 1.0, 1.0))),
             "grow": float(rng.choice((0.0, 2.0, 6.0))),
             "layoff": float(rng.choice((0.0, 0.3, 1.0))),
             "random": float(rng.choice((0.0, 0.05, 0.2))),
             "lazy": int(rng.choice((-1, -1, 0, 1))),
+            "empty": float(rng.choice((0.0, 0.9))),
         }
         queues[b] = []
         history[b] = []
+        if rng.random() < seeded:
+            history[b].append(seed_table(s, b, rng))
+            if "emptier" in history[b][-1]:
+                biases[b].update(add=1.0, new=1.0, empty=1.0, random=0.0, lazy=-1)
         g = read_game(s, b, max_turns)
         bad = _deal_problems(g)
         if bad:
