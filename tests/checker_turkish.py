@@ -802,7 +802,8 @@ def choose(
     seat = g["to_move"]
     p = seat % 2
     if phase == PHASE_DRAW:
-        if AT.TAKE_PILE in legal and rng.random() < bias["take"]:
+        owed = g["forced"][p] == FORCED_OWED  # a forced pair gathers cards for a canasta
+        if AT.TAKE_PILE in legal and rng.random() < (0.95 if owed else bias["take"]):
             return AT.TAKE_PILE
         return AT.DRAW if AT.DRAW in legal else legal[0]
     if phase == PHASE_DISCARD:
@@ -898,30 +899,27 @@ def seed_table(s: Any, b: int, rng: np.random.Generator) -> str:
 
     for t in meld:
         take(t)
-    protected: list[int] = []
-
-    def give(t: int, to: list[int]) -> None:
-        """Swap a copy of t from elsewhere (not the stock top) with a free card of ``to``."""
-        for place in places:
-            if place is to or t not in place:
-                continue
-            give_back = next(x for x in to if x not in protected)
-            place.remove(t)
-            place.append(give_back) if place is not stock else place.insert(0, give_back)
-            to.remove(give_back)
-            to.append(t)
-            protected.append(t)
-            return
+    def give(want: list[int], to: list[int]) -> None:
+        """Bring the cards ``want`` into the hand ``to``, swapping its other cards out."""
+        need = Counter(want) - Counter(to)
+        spare = list((Counter(to) - Counter(want)).elements())
+        for t in need.elements():
+            for place in places:
+                if place is not to and t in place:
+                    back = spare.pop()
+                    place[place.index(t)] = back
+                    to.remove(back)
+                    to.append(t)
+                    break
 
     if emptier:  # the first mover can meld his whole hand and the card he draws (T11.2b)
-        seat = int(s.to_move[b])
         ranks = [int(r) for r in rng.choice([2, 4, 6, 8, 10, 12], 3, replace=False)]
         ranks = [r + 1 if r // 4 == TWO else r for r in ranks]
-        want = [*missing[:1]] + [ranks[i] * 4 + int(rng.integers(4)) for i in range(3) for _ in range(3)]
-        want += [ranks[0] * 4 + int(rng.integers(4))] * (11 - len(want))
-        for t in want:
-            give(t, hands[seat])
-        top = ranks[1] * 4 + int(rng.integers(4))
+        other = [x for x in range(4) if x != st]
+        want = [*missing[:1]] + [ranks[i] * 4 + int(rng.choice(other)) for i in range(3) for _ in range(3)]
+        want += [ranks[0] * 4 + int(rng.choice(other))] * (11 - len(want))
+        give(want, hands[seat])
+        top = ranks[1] * 4 + int(rng.choice(other))
         if stock[-1] != top:
             for place in places:
                 if top in place and place is not hands[seat]:
@@ -929,7 +927,8 @@ def seed_table(s: Any, b: int, rng: np.random.Generator) -> str:
                     place[i], stock[-1] = stock[-1], place[i]
                     break
     for t in missing[1:] if emptier else missing:
-        give(t, hands[(seat + 2) % SEATS] if emptier else hands[int(rng.choice((pair, pair + 2)))])
+        to = hands[(seat + 2) % SEATS] if emptier else hands[int(rng.choice((pair, pair + 2)))]
+        give([*to[1:], t] if t not in to else to, to)
     s.stock[b] = 0
     s.stock[b, : len(stock)] = stock
     s.stock_len[b] = len(stock)
