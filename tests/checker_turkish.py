@@ -858,7 +858,8 @@ def choose(
 EVENTS = (
     "opening", "layoff", "add_to_partner", "fi_by_melding", "fi_by_discard", "forced_set",
     "forced_made", "forced_failed", "half", "whole", "full", "out", "exhausted", "turn_limit",
-    "withdraw", "take_pile", "opening_900",
+    "withdraw", "take_pile", "opening_900", "unused_fi_at_end", "meld_phase_hand_1",
+    "meld_phase_hand_2", "meld_phase_hand_2_no_fi", "meld_phase_hand_1_no_fi",
 )  # fmt: skip
 TOTAL_CHOICES = (0, 0, 0, 450, 880, 900, 900, 1500, 3000)
 
@@ -988,7 +989,7 @@ def compare_random_games(
     rewards = np.zeros((batch, SEATS), dtype=np.float64)
     stats: dict[str, Any] = {
         "checked": 0, "actions": 0, "hands": 0, "mask_mismatches": 0, "state_mismatches": 0,
-        "score_mismatches": 0, "deal_mismatches": 0, "over_masks_nonempty": 0, "examples": [], "events": Counter(),
+        "score_mismatches": 0, "deal_mismatches": 0, "over_masks_nonempty": 0, "over_masks_by_end": Counter(), "examples": [], "events": Counter(),
     }  # fmt: skip
     events: Counter = stats["events"]
     biases: list[dict[str, float]] = [{} for _ in range(batch)]
@@ -1043,6 +1044,10 @@ def compare_random_games(
             stats["checked"] += 1
             if progress is not None:
                 progress.update(1)
+            if g["phase"] == PHASE_MELD:
+                n_hand = sum(g["hand"][g["to_move"]])
+                if n_hand <= 2:
+                    events[f"meld_phase_hand_{n_hand}" + ("" if fi_left(g) else "_no_fi")] += 1
             if engine != mine:
                 note(
                     "mask_mismatches",
@@ -1081,6 +1086,8 @@ def compare_random_games(
                     events.update(ev)
                     new_hand(b)
                     continue
+                if unused_fi_holders(got):
+                    ev["unused_fi_at_end"] += 1
                 if (
                     got["end_reason"] == END_OUT
                     and any(got["forced"][q] == FORCED_OWED and got["out_player"] % 2 != q for q in range(2))
@@ -1103,6 +1110,7 @@ def compare_random_games(
                 n_legal = legal.legal_row(s, cfg, b, row)
                 if row.any() or n_legal:
                     stats["over_masks_nonempty"] += 1
+                    stats["over_masks_by_end"][got["end_reason"]] += 1
                     if stats["over_masks_nonempty"] == 1:
                         stats["examples"].append(
                             f"[over_mask] game seed {seeds[b]}: legal_row returned {n_legal} and "
@@ -1110,4 +1118,130 @@ def compare_random_games(
                             f"(end reason {got['end_reason']}), actions: {' '.join(history[b][-10:])}"
                         )
                 new_hand(b)
+    return stats
+
+
+def random_meld(rng: np.random.Generator) -> list[int]:
+    """A random near-legal meld: a run or a set, with 0-2 wilds and now and then a stray card."""
+    c = [0] * NT
+    if rng.random() < 0.6:  # a run: a window of one suit, the ace low or high
+        st = int(rng.integers(4))
+        length = int(rng.integers(1, 14))
+        lo = int(rng.integers(1, 15 - length + 1))
+        for pos in range(lo, lo + length):
+            c[((pos - 1) % 13) * 4 + st] += 1
+        for _ in range(int(rng.choice((0, 0, 1, 2)))):  # a hole
+            ts = [t for t in range(NT) if c[t]]
+            if ts:
+                c[ts[int(rng.integers(len(ts)))]] -= 1
+        if rng.random() < 0.2:
+            c[4 * TWO + st] += 1  # a 2 of the suit
+    else:
+        r = int(rng.choice([x for x in range(13) if x != TWO]))
+        for _ in range(int(rng.integers(1, 9))):
+            t = r * 4 + int(rng.integers(4))
+            if c[t] < 2:
+                c[t] += 1
+    for _ in range(int(rng.choice((0, 0, 1, 1, 2)))):
+        w = JK if rng.random() < 0.3 else 4 * TWO + int(rng.integers(4))
+        if c[w] < 2:
+            c[w] += 1
+    if rng.random() < 0.1:
+        t = int(rng.integers(NT))
+        if c[t] < 2:
+            c[t] += 1
+    if not any(c[t] for t in range(52) if t // 4 != TWO):
+        c[int(rng.choice(AT.NEW_TYPES))] += 1
+    return c
+
+
+def compare_crafted_melds(states: int, seed: int = 0, keep: int = 3) -> dict[str, Any]:
+    """The mask at crafted meld-phase positions: random near-legal melds laid this turn by the
+    mover (and older melds of his pair), a random small or large hand, opened or not, a
+    forced pair, Fis left or not, pair totals on both sides of 900. Exercises the meld
+    analysis (T5-T7), the add mask, melding completeness (T9.1, T12.2) and the hand-size
+    rules that random play reaches rarely. Card conservation is not kept: the mask does
+    not depend on it."""
+    from kanaszta_env.core.turkish import deal, game, legal
+    from kanaszta_env.core.turkish.state import new_turkish_state
+    from kanaszta_env.rules import Rules
+
+    cfg = Rules(variant="tr").to_config()
+    s = new_turkish_state(1)
+    rng = np.random.default_rng(seed)
+    row = np.zeros(AT.NUM_ACTIONS, dtype=np.bool_)
+    rewards = np.zeros((1, SEATS), dtype=np.float64)
+    stats: dict[str, Any] = {"checked": 0, "mask_mismatches": 0, "examples": [], "events": Counter()}
+    for _ in range(states):
+        deal.reset_game(s, cfg, 0, np.uint64(rng.integers(1 << 62)))
+        game.apply_action(s, cfg, 0, AT.DRAW, rewards)
+        seat = int(s.to_move[0])
+        p = seat % 2
+        old = int(rng.integers(0, 3))  # melds laid in earlier turns (legal ones)
+        new = int(rng.integers(0, 4))
+        slot = 0
+        owners = []
+        while slot < old:
+            m = random_meld(rng)
+            if meld_reading(m) is None:
+                continue
+            s.melds[0, p, slot] = m
+            owners.append(int(rng.choice((seat, (seat + 2) % SEATS))))
+            slot += 1
+        s.cp_melds[0] = 0
+        s.cp_melds[0, :old] = s.melds[0, p, :old]
+        for _k in range(new):
+            s.melds[0, p, slot] = random_meld(rng)
+            owners.append(seat)
+            slot += 1
+        for k in range(slot):
+            s.meld_owner[0, p, k] = owners[k]
+            s.meld_size[0, p, k] = int(s.melds[0, p, k].sum())
+        s.meld_count[0, p] = slot
+        s.cp_count[0] = old
+        s.cp_owner[0] = -1
+        s.cp_owner[0, :old] = owners[:old]
+        s.cp_size[0] = 0
+        s.cp_size[0, :old] = s.meld_size[0, p, :old]
+        if old and rng.random() < 0.5:  # cards added to an older meld this turn
+            k = int(rng.integers(old))
+            for _j in range(int(rng.integers(1, 3))):
+                t = int(rng.integers(NT))
+                if s.melds[0, p, k, t] < 2:
+                    s.melds[0, p, k, t] += 1
+                    s.meld_size[0, p, k] += 1
+        s.changed[0] = int(not np.array_equal(s.melds[0, p, :old], s.cp_melds[0, :old]) or new > 0)
+        opened = bool(old and rng.random() < 0.7) or rng.random() < 0.2
+        s.opened[0, seat] = int(opened)
+        s.layoff[0] = 0
+        if not opened and old and any(o != seat for o in owners[:old]) and rng.random() < 0.2:
+            s.layoff[0, seat] = 1
+        s.forced[0, p] = FORCED_OWED if (not opened and rng.random() < 0.2) else FORCED_NO
+        n = int(rng.choice((1, 2, 2, 3, 4, 8)))
+        h = [0] * NT
+        while sum(h) < n:
+            t = int(rng.integers(NT))
+            if h[t] < 2:
+                h[t] += 1
+        s.hand[0, seat] = h
+        fis = int(rng.choice((0, 1, 2)))
+        s.fi_taker[0] = [(seat + 1) % SEATS if f < 2 - fis else -1 for f in range(2)]
+        t0 = int(rng.choice(TOTAL_CHOICES))
+        s.totals[0] = (t0, t0, t0, t0)
+        g = read_game(s, 0, 400)
+        row[:] = False
+        legal.legal_row(s, cfg, 0, row)
+        engine = set(np.flatnonzero(row).tolist())
+        mine = legal_set(g)
+        stats["checked"] += 1
+        ev = stats["events"]
+        ev["complete" if melding_complete(g) else "incomplete"] += 1
+        ev[f"hand_{min(n, 3)}"] += 1
+        if engine != mine:
+            stats["mask_mismatches"] += 1
+            if len(stats["examples"]) < keep:
+                stats["examples"].append(
+                    f"{describe(g)}\n  engine only: {action_names(engine - mine)}\n"
+                    f"  checker only: {action_names(mine - engine)}"
+                )
     return stats
