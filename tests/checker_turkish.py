@@ -387,9 +387,8 @@ def legal_set(g: Game) -> set[int]:
         # new_<card>: a natural A, 3..K; not a layer-off (T10.2); a free slot
         if not g["layoff"][seat] and g["count"][p] < SLOTS:
             for t in held:
-                if t != JK and t // 4 != TWO:
-                    if _meld_action_ok(g, None, t):
-                        out.add(AT.new_action(t))
+                if t != JK and t // 4 != TWO and _meld_action_ok(g, None, t):
+                    out.add(AT.new_action(t))
         # add_<card>_to_m<k>: the meld can still become legal (T5-T7)
         for k in range(g["count"][p]):
             meld = g["melds"][p][k]
@@ -404,10 +403,11 @@ def legal_set(g: Game) -> set[int]:
         complete = True
     if complete:
         for t in held:
-            if n == 1 and not fi_left(g):
-                # going out (T13.1): a canasta in the pair, the mover opened, no layer-off
-                if not (pair_has_canasta_size(g) and ends_turn_opened(g) and not g["layoff"][seat]):
-                    continue
+            # the last card with no Fi left goes out (T13.1): a canasta in the pair, the
+            # mover opened, no layer-off
+            going_out = n == 1 and not fi_left(g)
+            if going_out and not (pair_has_canasta_size(g) and ends_turn_opened(g) and not g["layoff"][seat]):
+                continue
             out.add(AT.discard_action(t))
     return out
 
@@ -471,6 +471,8 @@ def _laid(g: Game, events: Counter) -> None:
     g["changed"] = 1
     seat = g["to_move"]
     if sum(g["hand"][seat]) == 0:
+        if not g["opened"][seat] and not g["layoff"][seat]:
+            events["marked_at_fi_by_melding"] += 1
         _mark_opening(g, events)
         _take_fi(g, True, events)
         _checkpoint(g)
@@ -607,11 +609,7 @@ def pair_scores(g: Game) -> list[int]:
         for seat in (p, p + 2):
             if seat not in skip:  # T14.5
                 score -= sum(card_value(t) * g["hand"][seat][t] for t in range(NT))
-        if (
-            g["forced"][p] == FORCED_OWED
-            and g["end_reason"] == END_OUT
-            and g["out_player"] % 2 != p
-        ):
+        if g["forced"][p] == FORCED_OWED and g["end_reason"] == END_OUT and g["out_player"] % 2 != p:
             score -= 600  # T12.3
         elif not took:
             score -= 100  # T11.4
@@ -747,7 +745,11 @@ def plan_opening(g: Game) -> list[int]:
         if forced:
             cands = [m for m in cands if len(m) >= CANASTA]
         elif not has_run:
-            cands = [m for m in cands if meld_reading(_counts(m)).family == "run" and meld_reading(_counts(m)).wilds == 0]
+            cands = [
+                m
+                for m in cands
+                if meld_reading(_counts(m)).family == "run" and meld_reading(_counts(m)).wilds == 0
+            ]
         if not cands:
             return []
         m = max(cands, key=lambda m: meld_reading(_counts(m)).value)
@@ -809,7 +811,6 @@ def choose(
     if phase == PHASE_DISCARD:
         return int(rng.choice(legal))
     adds = [a for a in legal if AT.ADD0 <= a < AT.DISCARD0]
-    news = [a for a in legal if AT.NEW0 <= a < AT.ADD0]
     discards = [a for a in legal if a >= AT.DISCARD0]
     lazy = bias["lazy"] == p and g["forced"][p] != FORCED_OWED
     opened = g["opened"][seat]
@@ -843,7 +844,9 @@ def choose(
             return int(good[rng.choice(len(good), p=w / w.sum())])
         if opened and rng.random() < bias["new"]:
             n = sum(g["hand"][seat])
-            cands = [m for m in candidate_melds(g["hand"][seat], True) if len(m) <= n - (1 if fi_left(g) else 2)]
+            cands = [
+                m for m in candidate_melds(g["hand"][seat], True) if len(m) <= n - (1 if fi_left(g) else 2)
+            ]
             if cands:
                 plan = _meld_actions(g, [cands[int(rng.integers(len(cands)))]])
                 queue.extend(plan[1:])
@@ -900,6 +903,7 @@ def seed_table(s: Any, b: int, rng: np.random.Generator) -> str:
 
     for t in meld:
         take(t)
+
     def give(want: list[int], to: list[int]) -> None:
         """Bring the cards ``want`` into the hand ``to``, swapping its other cards out."""
         need = Counter(want) - Counter(to)
@@ -951,7 +955,11 @@ def _deal_problems(g: Game) -> list[str]:
     out = []
     if any(sum(h) != 11 for h in g["hand"]):
         out.append("hand sizes")
-    if len(g["stock"]) + sum(map(sum, g["melds"][0] + g["melds"][1])) != 40 or g["pile"] or g["phase"] != PHASE_DRAW:
+    if (
+        len(g["stock"]) + sum(map(sum, g["melds"][0] + g["melds"][1])) != 40
+        or g["pile"]
+        or g["phase"] != PHASE_DRAW
+    ):
         out.append("stock/pile/phase")
     if any(len(f) != 11 for f in g["fi"]) or g["fi_taker"] != [-1, -1]:
         out.append("fis")
@@ -960,7 +968,7 @@ def _deal_problems(g: Game) -> list[str]:
         total[t] += 1
     for p in range(PAIRS):
         for m in g["melds"][p]:
-            total = [x + y for x, y in zip(total, m)]
+            total = [x + y for x, y in zip(total, m, strict=True)]
     if total != [2] * NT:
         out.append("card counts")
     return out
@@ -989,7 +997,8 @@ def compare_random_games(
     rewards = np.zeros((batch, SEATS), dtype=np.float64)
     stats: dict[str, Any] = {
         "checked": 0, "actions": 0, "hands": 0, "mask_mismatches": 0, "state_mismatches": 0,
-        "score_mismatches": 0, "deal_mismatches": 0, "over_masks_nonempty": 0, "over_masks_by_end": Counter(), "examples": [], "events": Counter(),
+        "score_mismatches": 0, "deal_mismatches": 0, "over_masks_nonempty": 0,
+        "over_masks_by_end": Counter(), "examples": [], "events": Counter(),
     }  # fmt: skip
     events: Counter = stats["events"]
     biases: list[dict[str, float]] = [{} for _ in range(batch)]
@@ -1073,7 +1082,11 @@ def compare_random_games(
                     "state_mismatches",
                     b,
                     f"after {AT.action_name(a)} from\n{describe(g)}\n  fields differ: {diff}\n"
-                    + "\n".join(f"  {k}: checker {pred[k]} engine {got[k]}" for k in diff if k not in ("melds", "cp_melds"))
+                    + "\n".join(
+                        f"  {k}: checker {pred[k]} engine {got[k]}"
+                        for k in diff
+                        if k not in ("melds", "cp_melds")
+                    )
                     + f"\nengine state after:\n{describe(got)}",
                 )
             if ev["opening"] and g["totals"][g["to_move"]] >= 900:
@@ -1082,15 +1095,18 @@ def compare_random_games(
                 try:
                     sc = pair_scores(got)
                 except ValueError as err:
-                    note("score_mismatches", b, f"after {AT.action_name(a)}: {err}\nfrom\n{describe(g)}\nto\n{describe(got)}")
+                    note(
+                        "score_mismatches",
+                        b,
+                        f"after {AT.action_name(a)}: {err}\nfrom\n{describe(g)}\nto\n{describe(got)}",
+                    )
                     events.update(ev)
                     new_hand(b)
                     continue
                 if unused_fi_holders(got):
                     ev["unused_fi_at_end"] += 1
-                if (
-                    got["end_reason"] == END_OUT
-                    and any(got["forced"][q] == FORCED_OWED and got["out_player"] % 2 != q for q in range(2))
+                if got["end_reason"] == END_OUT and any(
+                    got["forced"][q] == FORCED_OWED and got["out_player"] % 2 != q for q in range(2)
                 ):
                     ev["forced_failed"] += 1
                 engine_sc = s.hand_scores[b].tolist()
@@ -1171,7 +1187,9 @@ def compare_crafted_melds(states: int, seed: int = 0, keep: int = 3) -> dict[str
     rng = np.random.default_rng(seed)
     row = np.zeros(AT.NUM_ACTIONS, dtype=np.bool_)
     rewards = np.zeros((1, SEATS), dtype=np.float64)
-    stats: dict[str, Any] = {"checked": 0, "mask_mismatches": 0, "examples": [], "events": Counter()}
+    stats: dict[str, Any] = {
+        "checked": 0, "mask_mismatches": 0, "state_mismatches": 0, "examples": [], "events": Counter(),
+    }  # fmt: skip
     for _ in range(states):
         deal.reset_game(s, cfg, 0, np.uint64(rng.integers(1 << 62)))
         game.apply_action(s, cfg, 0, AT.DRAW, rewards)
@@ -1243,5 +1261,33 @@ def compare_crafted_melds(states: int, seed: int = 0, keep: int = 3) -> dict[str
                 stats["examples"].append(
                     f"{describe(g)}\n  engine only: {action_names(engine - mine)}\n"
                     f"  checker only: {action_names(mine - engine)}"
+                )
+        # then one action, preferring the ones that empty the hand or end the turn
+        acts = sorted(engine)
+        if not acts:
+            continue
+        melds_ = [a for a in acts if AT.NEW0 <= a < AT.DISCARD0]
+        discards = [a for a in acts if a >= AT.DISCARD0]
+        if n == 1 and melds_ and rng.random() < 0.8:
+            a = int(rng.choice(melds_))
+        elif discards and rng.random() < 0.6:
+            a = int(rng.choice(discards))
+        else:
+            a = int(rng.choice(acts))
+        pred = apply(g, a, ev)
+        rewards[:] = 0.0
+        game.apply_action(s, cfg, 0, a, rewards)
+        got = read_game(s, 0, 400)
+        diff = differences(pred, got)
+        if got["phase"] == PHASE_OVER and not diff:
+            sc = pair_scores(got)
+            if s.hand_scores[0].tolist() != [sc[0], sc[1], sc[0], sc[1]]:
+                diff.append(f"hand_scores (checker {sc}, engine {s.hand_scores[0].tolist()})")
+        if diff:
+            stats["state_mismatches"] += 1
+            if len(stats["examples"]) < keep:
+                stats["examples"].append(
+                    f"after {AT.action_name(a)} from\n{describe(g)}\n  fields differ: {diff}\n"
+                    f"engine state after:\n{describe(got)}"
                 )
     return stats
