@@ -85,8 +85,9 @@ def test_t4_t14_engine_equals_checker_on_random_games(seed: int) -> None:
 def test_t5_t12_mask_equals_checker_at_crafted_meld_positions() -> None:
     """The mask, and the state after one action, at 5,000 crafted meld-phase positions:
     random near-legal sets and runs laid this turn (wilds, 2s of the run's suit, aces high
-    and low), older melds added to, hands of 1-8 cards, opened or not, layer-offs, forced pairs, Fis left or not, pair
-    totals on both sides of 900 (T5-T7, T9.1, T10.2, T12.2, design-turkish.md)."""
+    and low), older melds added to, hands of 1-8 cards, opened or not, layer-offs, forced
+    pairs, Fis left or not, pair totals on both sides of 900
+    (T5-T7, T9.1, T10.2, T12.2, design-turkish.md)."""
     stats = compare_crafted_melds(5_000, seed=3)
     assert stats["mask_mismatches"] == stats["state_mismatches"] == 0, "\n-----\n".join(stats["examples"])
     events = stats["events"]
