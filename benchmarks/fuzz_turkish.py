@@ -215,7 +215,7 @@ def main() -> None:
     bias = np.where(np.arange(args.batch) % 2 == 0, args.meld_bias, 0.0)
     stats = np.zeros(5, dtype=np.int64)
     events = np.zeros(len(EVENTS), dtype=np.int64)
-    sweeps = max(1, args.decisions // args.batch // args.chunks)
+    sweeps = max(1, -(-args.decisions // (args.batch * args.chunks)))  # at least --decisions in all
     t0 = time.perf_counter()
     for _ in tqdm(range(args.chunks), desc="fuzz tr", unit="chunk"):
         fuzz(games.state, rules.to_config(), rng, seeds, bias, sweeps, stats, events)
