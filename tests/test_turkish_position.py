@@ -348,3 +348,14 @@ def test_going_out_round_trips_and_ends_the_hand() -> None:
     partner = sum(VALUE[t] for t in parse_cards(over["players"][2]["hand"]))
     # T14: a whole canasta, eight nines, going out, no Fi, the partner's hand
     assert games.summary()["hand_scores"][0] == 200 + 8 * 10 + 50 - 100 - partner
+
+
+def test_env_reset_from_a_turkish_position() -> None:
+    """The AEC env of tr starts from a position document and plays on from it."""
+    from kanaszta_env.envs import env
+
+    e = env(variant="tr")
+    e.reset(options={"position": json.loads((_FOLDER / "turkish-opening.json").read_text())})
+    assert e.agent_selection == "player_0"
+    e.step(A.ACTION_NAMES.index("new_8H"))
+    assert e.agent_selection == "player_0"
