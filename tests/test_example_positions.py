@@ -14,7 +14,14 @@ from kanaszta_env.cards import TYPE_NAMES
 
 ROOT = Path(__file__).resolve().parent.parent
 FOLDER = ROOT / "docs" / "positions"
-NAMES = ("start-of-hand", "frozen-pile", "pickup-decision", "going-out", "classic-may-i-go-out")
+NAMES = (
+    "start-of-hand",
+    "frozen-pile",
+    "pickup-decision",
+    "going-out",
+    "classic-may-i-go-out",
+    "turkish-opening",
+)
 
 
 def load(name: str):

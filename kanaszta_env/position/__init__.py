@@ -14,7 +14,8 @@ with every optional key and its default, is documented in ``docs/position.md``.
 A document whose ``variant`` is a classic canasta preset (``pl``, ``sk``) is a
 classic document (per-side melds, the partner's answer, five-player sitter):
 it is handled by :mod:`.classic`; so is a batch of classic rules given to
-:func:`dump`.
+:func:`dump`. A document whose ``variant`` is ``tr`` (Turkish kanasta: pair
+melds in slots, the Fis) is handled by :mod:`.turkish` in the same way.
 
 The work is split by step: :mod:`.parse` reads each key (with the readers of
 :mod:`.fields`), :mod:`.validate` checks the position as a whole,
@@ -31,7 +32,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..engine import GameBatch
-from . import classic
+from . import classic, turkish
 from .document import to_doc
 from .engine_state import from_games, to_games
 from .parse import parse
@@ -67,20 +68,23 @@ __all__ = [
 ]
 
 
-def _classic_doc(doc: dict | str) -> dict | None:
-    """The document as a dict if it is a classic canasta one, else ``None``."""
+def _family_doc(doc: dict | str) -> tuple[str, dict | str]:
+    """The game family of a document (``"classic"``, ``"turkish"`` or ``"diszitett"``) and
+    the document, as a dict if it is a classic or Turkish one."""
     if isinstance(doc, str):
         try:
             doc = json.loads(doc)
         except json.JSONDecodeError as err:
             raise ValueError(f"position is not valid JSON: {err}") from None
-    if (
-        isinstance(doc, dict)
-        and isinstance(doc.get("variant"), str)
-        and doc["variant"] in classic.CLASSIC_VARIANTS
-    ):
-        return doc
-    return None
+    variant = doc.get("variant") if isinstance(doc, dict) else None
+    if isinstance(variant, str) and variant in classic.CLASSIC_VARIANTS:
+        return "classic", doc
+    if isinstance(variant, str) and variant in turkish.TURKISH_VARIANTS:
+        return "turkish", doc
+    return "diszitett", doc
+
+
+_MODULES = {"classic": classic, "turkish": turkish}
 
 
 def _checked(doc: dict | str) -> tuple[dict, GameBatch]:
@@ -100,9 +104,9 @@ def load(doc: dict | str) -> GameBatch:
 
     Raises ``ValueError`` naming the problem if the document is invalid.
     """
-    classic_doc = _classic_doc(doc)
-    if classic_doc is not None:
-        return classic.load(classic_doc)
+    family, doc = _family_doc(doc)
+    if family != "diszitett":
+        return _MODULES[family].load(doc)
     return _checked(doc)[1]
 
 
@@ -115,13 +119,17 @@ def load_batch(docs: Sequence[dict | str]) -> GameBatch:
     """
     if len(docs) == 0:
         raise ValueError("load_batch needs at least one position")
-    classic_docs = [_classic_doc(doc) for doc in docs]
-    kinds = {d is None for d in classic_docs}
-    if len(kinds) > 1:
-        raise ValueError("load_batch takes positions of one game: all classic canasta or all Díszített")
+    family_docs = [_family_doc(doc) for doc in docs]
+    families = {f for f, _ in family_docs}
+    if len(families) > 1:
+        raise ValueError(
+            "load_batch takes positions of one game: all classic canasta, all Turkish kanasta "
+            "or all Díszített"
+        )
     try:
-        if classic_docs[0] is not None:
-            return classic.load_batch(classic_docs)
+        family = family_docs[0][0]
+        if family != "diszitett":
+            return _MODULES[family].load_batch([d for _, d in family_docs])
         games = [_checked(doc)[1] for doc in docs]
     except ValueError as err:
         raise ValueError(f"in load_batch: {err}") from None
@@ -140,9 +148,9 @@ def canonical(doc: dict | str) -> dict:
     left out), card names upper-cased, hands and other order-free card lists in
     card-type order, groups in group order (``A 4 … K wild``) with their cards in
     type order. ``dump(load(doc)) == canonical(doc)``."""
-    classic_doc = _classic_doc(doc)
-    if classic_doc is not None:
-        return classic.canonical(classic_doc)
+    family, doc = _family_doc(doc)
+    if family != "diszitett":
+        return _MODULES[family].canonical(doc)
     return to_doc(_checked(doc)[0])
 
 
@@ -154,5 +162,5 @@ def dump(games: GameBatch, index: int = 0) -> dict:
     if games.rules.classic:
         return classic.dump(games, index)
     if games.rules.turkish:
-        raise ValueError("positions of Turkish kanasta cannot be dumped yet (issue 15)")
+        return turkish.dump(games, index)
     return to_doc(from_games(games, index))

@@ -1,0 +1,361 @@
+"""Positions of Turkish kanasta (docs/position.md, "Turkish kanasta"): round trips
+``load(dump(g))`` and ``dump(load(d)) == canonical(d)`` on positions of random play
+(leaning towards melding, and from trimmed hands so that Fis are taken), a loaded
+position plays on exactly like the original (masks, every seat's observation, state),
+game episodes and rule keys, and invalid documents raising ``ValueError`` naming the
+problem."""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from kanaszta_env import GameBatch, Rules
+from kanaszta_env import actions_turkish as A
+from kanaszta_env.cards import NUM_TYPES, parse_cards
+from kanaszta_env.core.turkish.state import PHASE_DRAW, PHASE_OVER
+from kanaszta_env.core.turkish.tables import VALUE
+from kanaszta_env.position import canonical, dump, load, load_batch
+
+SEEN: Counter = Counter()
+
+
+# --- helpers ------------------------------------------------------------------------------
+def _meld_actions(s, b: int, legal: np.ndarray, free: bool, rng: np.random.Generator) -> int | None:
+    """A meld action finishing the meld laid last this turn, laying off, or any meld action."""
+    pair = int(s.to_move[b]) % 2
+    last = int(s.meld_count[b, pair]) - 1
+    adds = legal[(legal >= A.ADD0) & (legal < A.DISCARD0)]
+    if last >= int(s.cp_count[b]) and s.changed[b]:
+        mine = adds[(adds - A.ADD0) // NUM_TYPES == last]
+        short = s.meld_size[b, pair, last] < 3
+        if (short or rng.random() < 0.5) and len(mine):
+            return int(rng.choice(mine))
+        if short and A.WITHDRAW in legal:
+            return A.WITHDRAW
+    old = adds[(adds - A.ADD0) // NUM_TYPES < int(s.cp_count[b])]
+    if free and len(old) and rng.random() < 0.8:
+        return int(rng.choice(old))
+    melds = legal[(legal >= A.NEW0) & (legal < A.DISCARD0)]
+    if free and s.hand[b, s.to_move[b]].sum() < 4:  # a new meld would not be finished
+        melds = melds[melds >= A.ADD0]
+    if len(melds) and rng.random() < (0.97 if free else 0.9):
+        return int(rng.choice(melds))
+    return None
+
+
+def choose(games: GameBatch, mask: np.ndarray, b: int, rng: np.random.Generator) -> int:
+    """A random legal action of game ``b``, leaning towards melding (and finishing melds),
+    so that tables fill, players open, lay off and empty their hands."""
+    legal = np.flatnonzero(mask[b])
+    if len(legal) == 0:
+        return 0
+    s = games.state
+    if s.phase[b] == PHASE_DRAW:
+        return A.TAKE_PILE if mask[b, A.TAKE_PILE] and rng.random() < 0.15 else int(rng.choice(legal))
+    q = int(s.to_move[b])
+    discards = legal[legal >= A.DISCARD0]
+    free = bool(s.opened[b, q] or s.layoff[b, q])
+    small = s.hand[b, q].sum() <= 1
+    if len(discards) and (small or s.changed[b]) and rng.random() < (0.9 if small else 0.2 if free else 0.85):
+        return int(rng.choice(discards))
+    action = _meld_actions(s, b, legal, free, rng)
+    return int(rng.choice(legal)) if action is None else action
+
+
+def step_all(games: GameBatch, rng: np.random.Generator) -> np.ndarray:
+    mask = games.legal_mask()
+    actions = np.array([choose(games, mask, b, rng) for b in range(games.batch_size)])
+    games.step(actions)
+    return actions
+
+
+def assert_same_game(a: GameBatch, ia: int, b: GameBatch, ib: int, where: str = "") -> None:
+    """Game ``ia`` of ``a`` and game ``ib`` of ``b`` hold the same state, except what no rule
+    reads: stock and pile beyond their lengths, the cards of a taken Fi (and the order of an
+    untaken one's), the checkpoint in phase draw and ``changed`` in phase over."""
+    sa, sb = a.state, b.state
+    phase = int(sa.phase[ia])
+    for name in sa._fields:
+        x, y = getattr(sa, name)[ia], getattr(sb, name)[ib]
+        if name in ("stock", "pile"):
+            n = int(getattr(sa, f"{name}_len")[ia])
+            x, y = x[:n], y[:n]
+        elif name == "fi":
+            waiting = sa.fi_taker[ia] < 0
+            x, y = np.sort(x[waiting], axis=1), np.sort(y[waiting], axis=1)
+        elif (name.startswith("cp_") and phase == PHASE_DRAW) or (name == "changed" and phase == PHASE_OVER):
+            continue
+        assert x.dtype == y.dtype and np.array_equal(x, y), f"state.{name} differs {where}"
+
+
+def observations(games: GameBatch) -> list[np.ndarray]:
+    return [games.observe(seats=q).copy() for q in range(4)]
+
+
+def check_round_trip(games: GameBatch, b: int, where: str) -> dict:
+    """dump -> load gives the same game (state, mask, every seat's observation), and the
+    document is canonical, also as JSON text."""
+    doc = dump(games, b)
+    loaded = load(json.dumps(doc))
+    assert_same_game(games, b, loaded, 0, where)
+    assert np.array_equal(games.legal_mask()[b], loaded.legal_mask()[0]), where
+    for q in range(4):
+        assert np.array_equal(games.observe(seats=q)[b], loaded.observe(seats=q)[0]), f"seat {q} {where}"
+    assert dump(loaded) == doc, where
+    assert canonical(doc) == doc, where
+    _count_features(doc)
+    return doc
+
+
+def _count_features(doc: dict) -> None:
+    SEEN[doc["phase"]] += 1
+    SEEN["checkpoint"] += "checkpoint" in doc
+    SEEN["fi taken"] += any("taker" in fi for fi in doc["fis"])
+    SEEN["fi unused"] += any("taker" in fi and not fi["used"] for fi in doc["fis"])
+    SEEN["opened"] += any(p["opened"] for p in doc["players"])
+    SEEN["layoff"] += any(p["layoff"] for p in doc["players"])
+    SEEN["known"] += any(p["known"] for p in doc["players"])
+    SEEN["canasta"] += any(m["kind"] != "none" for pair in doc["pairs"] for m in pair["melds"])
+    SEEN["forced"] += any(pair["forced"] != "no" for pair in doc["pairs"])
+    SEEN[doc["end_reason"]] += 1
+
+
+def trimmed(doc: dict, fis_taken: int) -> dict:
+    """The position with hands cut to two cards (players who opened, wilds kept first) or
+    four, the rest put under the stock: play from it empties hands and takes Fis. The first
+    ``fis_taken`` untaken Fis went to the first player who opened (their cards under the
+    stock too), so that the next Fi may force the other pair's opening (T12) or a player go
+    out (T13.1)."""
+    doc = copy.deepcopy(doc)
+    for p in doc["players"]:
+        keep = 2 if p["opened"] else 4
+        hand = sorted(p["hand"], key=lambda c: not (c == "JK" or c.startswith("2")))
+        doc["stock"] += hand[keep:]
+        p["hand"], p["known"] = hand[:keep], []
+    taker = next(q for q, p in enumerate(doc["players"]) if p["opened"])
+    for f in range(2):
+        if f < fis_taken and "cards" in doc["fis"][f]:
+            doc["stock"] += doc["fis"][f]["cards"]
+            doc["fis"][f] = {"taker": taker, "used": True}
+    other = [doc["players"][q]["opened"] for q in range(1 - taker % 2, 4, 2)]
+    if all("taker" in fi and fi["taker"] % 2 == taker % 2 for fi in doc["fis"]) and not any(other):
+        doc["pairs"][1 - taker % 2]["forced"] = "owed"  # T12.1
+    return doc
+
+
+def random_batch(seed: int, size: int = 24, steps: int = 0, **rule_keys) -> GameBatch:
+    games = GameBatch(Rules(variant="tr", **rule_keys), size)
+    games.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    for _ in range(steps):
+        step_all(games, rng)
+    return games
+
+
+def trimmed_batch(seed: int) -> GameBatch:
+    """Games loaded from trimmed draw positions where somebody has opened."""
+    games = random_batch(seed, size=48)
+    rng = np.random.default_rng(seed + 1)
+    docs: list[dict] = []
+    for _ in range(900):
+        step_all(games, rng)
+        for b in range(games.batch_size):
+            s = games.state
+            if (
+                s.phase[b] == PHASE_DRAW
+                and s.opened[b].any()
+                and len(docs) < 12
+                and b not in [d[0] for d in docs]
+            ):
+                docs.append((b, trimmed(dump(games, b), fis_taken=len(docs) % 3)))
+        if len(docs) >= 12:
+            break
+    assert len(docs) >= 4
+    return load_batch([d for _, d in docs])
+
+
+# --- round trips ----------------------------------------------------------------------------
+@pytest.mark.parametrize("seed", [0, 1])
+def test_round_trip_of_positions_of_random_play(seed: int) -> None:
+    """Positions every few decisions of 24 games of biased random play survive dump -> load."""
+    games = random_batch(seed)
+    rng = np.random.default_rng(seed)
+    for step in range(1500):
+        if step % 9 == 0:
+            for b in range(games.batch_size):
+                check_round_trip(games, b, f"(seed {seed} step {step} game {b})")
+        if games.done.all():
+            break
+        step_all(games, rng)
+    assert games.state.opened.any() and games.state.meld_count.any()
+
+
+def test_round_trip_of_positions_with_fis() -> None:
+    """From trimmed hands players empty them: Fis are taken by melding and by discarding,
+    used and unused, and positions around them round-trip."""
+    games = trimmed_batch(3)
+    rng = np.random.default_rng(3)
+    for step in range(1200):
+        if step % 3 == 0:
+            for b in range(games.batch_size):
+                check_round_trip(games, b, f"(trimmed step {step} game {b})")
+        if games.done.all():
+            break
+        step_all(games, rng)
+
+
+def test_round_trips_reached_every_phase_and_feature() -> None:
+    """The round trips above saw every phase, checkpoints, Fis (used and unused), openings,
+    layer-offs, known cards and canastas (run after them: pytest keeps file order)."""
+    if not SEEN:
+        pytest.skip("run together with the round-trip tests")
+    needed = ["draw", "meld", "discard", "over", "checkpoint", "fi taken", "fi unused", "opened", "layoff"]
+    needed += ["known", "canasta", "forced", "exhausted", "turn_limit"]
+    assert all(SEEN[k] > 0 for k in needed), SEEN
+
+
+def test_a_loaded_position_plays_on_exactly_like_the_original() -> None:
+    """Every game of a batch (random play, and trimmed hands) dumped and loaded again plays
+    on like the original for 300 decisions: same masks, rewards, observations, states."""
+    for games in (random_batch(5, size=12, steps=150), trimmed_batch(7)):
+        copy_ = load_batch([dump(games, b) for b in range(games.batch_size)])
+        rng = np.random.default_rng(11)
+        for step in range(300):
+            assert np.array_equal(games.legal_mask(), copy_.legal_mask()), step
+            for q, (x, y) in enumerate(zip(observations(games), observations(copy_), strict=True)):
+                assert np.array_equal(x, y), f"seat {q} step {step}"
+            for b in range(games.batch_size):
+                assert_same_game(games, b, copy_, b, f"(step {step} game {b})")
+            actions = step_all(games, rng)
+            copy_.step(actions)
+            assert np.array_equal(games.rewards, copy_.rewards), step
+
+
+def test_game_episodes_round_trip_across_hands() -> None:
+    """Game episodes: totals, hand scores, hand numbers, the dealer's rotation and the rules
+    round-trip; the rule keys that differ from the preset are kept."""
+    keys = {"max_turns": 12, "episode": "game", "max_hands": 3, "random_starter": True, "target_score": 3000}
+    games = random_batch(2, size=4, **keys)
+    rng = np.random.default_rng(2)
+    hands = set()
+    while not games.done.all():
+        for b in range(games.batch_size):
+            doc = check_round_trip(games, b, "(game episode)")
+            hands.add(doc["hand_number"])
+        step_all(games, rng)
+    doc = check_round_trip(games, 0, "(over)")
+    assert doc["rules"] == keys and load(doc).rules == games.rules
+    assert hands == {0, 1, 2, 3} and doc["hand_number"] == 3 and doc["end_reason"] == "turn_limit"
+    assert any(pair["total"] for pair in doc["pairs"])
+
+
+def test_canonical_fills_in_the_defaults() -> None:
+    """A document cut down to its required keys gets its derived keys back."""
+    games = random_batch(4, size=1, steps=40)
+    full = dump(games)
+    assert canonical(full) == full and canonical(canonical(full)) == full
+    short = {k: v for k, v in full.items() if k not in ("rules", "hand_number", "target", "end_reason")}
+    short["out_player"] = None
+    short["players"] = [
+        {"hand": p["hand"], "opened": p["opened"], "known": p["known"]} for p in full["players"]
+    ]
+    short["pairs"] = [
+        {"melds": [{"owner": m["owner"], "cards": m["cards"]} for m in pair["melds"]]}
+        for pair in full["pairs"]
+    ]
+    short["stock"] = [c.lower() for c in full["stock"]]
+    assert canonical(short) == full
+    assert_same_game(games, 0, load(short), 0)
+
+
+def test_load_batch_of_turkish_positions_and_mixed_families() -> None:
+    games = random_batch(6, size=3, steps=30)
+    docs = [dump(games, b) for b in range(3)]
+    batch = load_batch(docs)
+    for b in range(3):
+        assert_same_game(games, b, batch, b)
+    diszitett = json.loads((_FOLDER / "frozen-pile.json").read_text())
+    with pytest.raises(ValueError, match="one game"):
+        load_batch([docs[0], diszitett])
+    other = copy.deepcopy(docs[1])
+    other["rules"] = {"max_turns": 99}
+    with pytest.raises(ValueError, match="other rules"):
+        load_batch([docs[0], other])
+
+
+# --- the example position ---------------------------------------------------------------------
+_FOLDER = __import__("pathlib").Path(__file__).resolve().parent.parent / "docs" / "positions"
+
+
+def example() -> dict:
+    return json.loads((_FOLDER / "turkish-opening.json").read_text())
+
+
+def test_example_position_offers_what_the_readme_says() -> None:
+    """docs/positions/turkish-opening.json: player 0 has drawn and may start a meld with any
+    natural of his hand or discard any card; 8H 9H 10H and three kings open (30 + 30, T9.1),
+    the run alone does not."""
+    doc = example()
+    games = load(doc)
+    assert dump(games) == canonical(doc)
+    hand = doc["players"][0]["hand"]
+    wanted = {f"new_{c}" for c in hand if c != "JK" and not c.startswith("2")} | {
+        f"discard_{c}" for c in hand
+    }
+    assert games.legal_names() == [n for n in games.action_names if n in wanted]
+    for name in ("new_8H", "add_9H_to_m0", "add_10H_to_m0"):
+        games.step(games.action_names.index(name))
+    assert not any(n.startswith("discard_") for n in games.legal_names())  # 30 < 45
+    for name in ("new_KS", "add_KD_to_m1", "add_KC_to_m1"):
+        games.step(games.action_names.index(name))
+    assert "discard_3C" in games.legal_names()
+    games.step(games.action_names.index("discard_3C"))
+    assert games.state.opened[0, 0] == 1 and int(games.state.to_move[0]) == 1
+
+
+def test_going_out_round_trips_and_ends_the_hand() -> None:
+    """No Fi left, a canasta of nines: player 0 lays his 9H and goes out with the 3C (T13.1);
+    the positions before and after round-trip."""
+    doc = json.loads((_FOLDER / "turkish-opening.json").read_text())
+    hand = doc["players"][0]["hand"]
+    doc["stock"] += (
+        [c for c in hand if c not in ("9H", "3C")] + doc["fis"][0]["cards"] + doc["fis"][1]["cards"]
+    )
+    doc["players"][0].update(hand=["3C", "9H"], opened=True)
+    doc["fis"] = [{"taker": 1, "used": True}, {"taker": 3, "used": True}]
+    nines = ["9S", "9S", "9H", "9D", "9D", "9C", "9C"]
+    for c in nines:
+        if c in doc["stock"]:
+            doc["stock"].remove(c)
+        else:
+            holder = next(p["hand"] for p in doc["players"][1:] if c in p["hand"])
+            holder[holder.index(c)] = doc["stock"].pop()
+    doc["pairs"][0]["melds"] = [{"owner": 0, "cards": nines}]
+    games = load(doc)
+    assert dump(games)["pairs"][0]["melds"][0]["kind"] == "whole"
+    assert games.legal_names() == ["new_3C", "new_9H", "add_9H_to_m0", "discard_3C", "discard_9H"]
+    for name in ("add_9H_to_m0", "discard_3C"):
+        games.step(games.action_names.index(name))
+        check_round_trip(games, 0, f"(after {name})")
+    over = dump(games)
+    assert over["phase"] == "over" and over["end_reason"] == "out" and over["out_player"] == 0
+    assert over["checkpoint"] == {"hand": ["3C", "9H"], "melds": [{"owner": 0, "cards": nines}]}
+    partner = sum(VALUE[t] for t in parse_cards(over["players"][2]["hand"]))
+    # T14: a whole canasta, eight nines, going out, no Fi, the partner's hand
+    assert games.summary()["hand_scores"][0] == 200 + 8 * 10 + 50 - 100 - partner
+
+
+def test_env_reset_from_a_turkish_position() -> None:
+    """The AEC env of tr starts from a position document and plays on from it."""
+    from kanaszta_env.envs import env
+
+    e = env(variant="tr")
+    e.reset(options={"position": json.loads((_FOLDER / "turkish-opening.json").read_text())})
+    assert e.agent_selection == "player_0"
+    e.step(A.ACTION_NAMES.index("new_8H"))
+    assert e.agent_selection == "player_0"
