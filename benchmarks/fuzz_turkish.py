@@ -52,24 +52,9 @@ EVENTS = (
 FAILURES = ("conservation errors", "dead ends", "long turns", "illegal tables")
 
 
-def make_fuzz(ruleset, melds):
-    """A compiled fuzz loop over the Turkish rule set's entry points."""
-    legal_row, apply_action, reset_game = ruleset.legal_row, ruleset.apply_action, ruleset.reset_game
-    conserved, over, num_actions = ruleset.conserved, ruleset.PHASE_OVER, ruleset.NUM_ACTIONS
+def make_melder(melds, num_actions):
+    """The compiled melding player of the coverage games (see the module docstring)."""
     analyse, valid = melds.analyse, melds.VALID
-
-    @njit
-    def table_ok(s, b):
-        for pair in range(2):
-            for k in range(s.meld_count[b, pair]):
-                if analyse(s.melds[b, pair, k])[0] != valid:
-                    return False
-                if (s.meld_size[b, pair, k] >= 7) != (s.meld_kind[b, pair, k] > 0):
-                    return False
-        for q in range(4):
-            if s.opened[b, q] == 1 and s.layoff[b, q] == 1:
-                return False
-        return True
 
     @njit
     def melder(s, b, row, u):
@@ -123,6 +108,26 @@ def make_fuzz(ruleset, melds):
                 k -= 1
         return 2
 
+    return melder
+
+
+def make_checks(melds):
+    """The compiled checks of a table at a turn's start, and the count of a finished hand's kinds."""
+    analyse, valid = melds.analyse, melds.VALID
+
+    @njit
+    def table_ok(s, b):
+        for pair in range(2):
+            for k in range(s.meld_count[b, pair]):
+                if analyse(s.melds[b, pair, k])[0] != valid:
+                    return False
+                if (s.meld_size[b, pair, k] >= 7) != (s.meld_kind[b, pair, k] > 0):
+                    return False
+        for q in range(4):
+            if s.opened[b, q] == 1 and s.layoff[b, q] == 1:
+                return False
+        return True
+
     @njit
     def count_kinds(s, b, events):
         for pair in range(2):
@@ -130,6 +135,17 @@ def make_fuzz(ruleset, melds):
                 kind = s.meld_kind[b, pair, m]
                 if kind > 0:
                     events[8 + kind] += 1
+
+    return table_ok, count_kinds
+
+
+def make_fuzz(ruleset, melds):
+    """A compiled fuzz loop over the Turkish rule set's entry points."""
+    legal_row, apply_action, reset_game = ruleset.legal_row, ruleset.apply_action, ruleset.reset_game
+    conserved, over, num_actions = ruleset.conserved, ruleset.PHASE_OVER, ruleset.NUM_ACTIONS
+    melder = make_melder(melds, num_actions)
+
+    table_ok, count_kinds = make_checks(melds)
 
     @njit
     def fuzz(s, cfg, rng, seeds, bias, sweeps, stats, events):

@@ -91,10 +91,8 @@ def observation_spec(rules: Rules | None = None) -> tuple[Piece, ...]:
     family, the number of players and, in classic canasta, of sides change it)."""
     rules = rules or Rules()
     P = rules.num_players
-    if rules.classic:  # classic canasta's own layout (encoding_classic.py)
-        return classic_pieces(P, max(rules.sides()) + 1, Piece)
-    if rules.turkish:  # Turkish kanasta's own layout (encoding_turkish.py)
-        return turkish_pieces(Piece)
+    if rules.partnerships:  # classic canasta's and Turkish kanasta's own layouts
+        return turkish_pieces(Piece) if rules.turkish else classic_pieces(P, max(rules.sides()) + 1, Piece)
     assert len(PHASE_NAMES) == NUM_PHASES and len(FREE_NAMES) == NUM_FREE_STATES
     return _flow_pieces(P) + _own_hand_pile_and_stock(P) + _table_pieces(P) + _turn_pieces() + _cut_pieces()
 
