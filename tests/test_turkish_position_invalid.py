@@ -142,6 +142,11 @@ INVALID = [
     ),
     ("full set", lambda d: _meld(d, 1, 3, NINES, "full"), r"'full' but not a run of all 13 ranks"),
     (
+        "whole run of 7 with a wild 2",  # 9-A of spades with the 2S as the 8: six naturals
+        lambda d: _meld(d, 1, 3, ["9S", "10S", "JS", "QS", "KS", "AS", "2S"], "whole"),
+        r"6 naturals in 7 cards, so it is 'half'",
+    ),
+    (
         "opened without melds",
         lambda d: d["players"][1].update(opened=True),
         r"players\[1\] has opened but owns no",

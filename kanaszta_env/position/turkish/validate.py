@@ -202,7 +202,7 @@ def _check_pair(c: dict, i: int) -> None:
     cp_count = len(c["checkpoint"]["melds"]) if in_turn else 0
     for k, m in enumerate(c["pairs"][i]["melds"]):
         shown = f"pair {i} meld {k} {_show(m)}"
-        status, shape, _, _, _, full = analyse(counts(m["cards"]).astype(np.int8))
+        status, shape, naturals, _, _, full = analyse(counts(m["cards"]).astype(np.int8))
         if status == DEAD or (status != VALID and k not in changed):
             raise ValueError(f"{shown} is not a legal set or run (T5-T7)")
         owner = m["owner"]
@@ -211,10 +211,10 @@ def _check_pair(c: dict, i: int) -> None:
         laying = c["phase"] == "meld" and owner == c["to_move"] and k >= cp_count
         if not c["players"][owner]["opened"] and not laying:
             raise ValueError(f"{shown} is owned by seat {owner}, who has not opened (T9)")
-        _check_kind(m, shown, status == VALID, shape == SHAPE_RUN and full, in_turn)
+        _check_kind(m, shown, status == VALID, shape == SHAPE_RUN and full, in_turn, naturals)
 
 
-def _check_kind(m: Meld, shown: str, valid: bool, full: bool, in_turn: bool) -> None:
+def _check_kind(m: Meld, shown: str, valid: bool, full: bool, in_turn: bool, naturals: int) -> None:
     """T8: what a canasta kind says about a meld's cards at any later time."""
     kind, size = m["kind"], len(m["cards"])
     if kind != "none" and size < CANASTA:
@@ -229,6 +229,10 @@ def _check_kind(m: Meld, shown: str, valid: bool, full: bool, in_turn: bool) -> 
         raise ValueError(f"{shown} is 'full' but not a run of all 13 ranks as naturals (T8.4)")
     if valid and full and kind != "full" and not in_turn:
         raise ValueError(f"{shown} holds all 13 ranks as naturals, so it is 'full' (T8.3)")
+    if valid and size == CANASTA and kind in ("half", "whole"):  # fixed on these very cards (T8.2)
+        expected = "whole" if naturals >= CANASTA else "half"
+        if kind != expected:
+            raise ValueError(f"{shown} has {naturals} naturals in {size} cards, so it is {expected!r} (T8.1)")
 
 
 def _check_flow(c: dict) -> None:
