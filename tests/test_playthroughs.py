@@ -2,7 +2,8 @@
 
 Each file in ``tests/playthroughs/`` records a seeded hand state by state
 (``scripts/gen_playthroughs.py``; classic canasta's by
-``scripts/gen_playthroughs_classic.py``). Replaying its actions from the seed must
+``scripts/gen_playthroughs_classic.py``, Turkish kanasta's by
+``scripts/gen_playthroughs_turkish.py``). Replaying its actions from the seed must
 render the very same text, so any change in dealing, legality, transitions or
 scoring shows up here as a unified diff. If the change is intended, regenerate
 with ``python scripts/gen_playthroughs.py`` (``python
@@ -34,8 +35,9 @@ def _load_generator(name: str = "gen_playthroughs"):
 
 gen = _load_generator()
 gen_classic = _load_generator("gen_playthroughs_classic")
-#: (generator, spec) of every golden file: Díszített's and classic canasta's
-CASES = [(g, spec) for g in (gen, gen_classic) for spec in g.SPECS]
+gen_turkish = _load_generator("gen_playthroughs_turkish")
+#: (generator, spec) of every golden file: Díszített's, classic canasta's and Turkish kanasta's
+CASES = [(g, spec) for g in (gen, gen_classic, gen_turkish) for spec in g.SPECS]
 CASE_IDS = [spec.name for _, spec in CASES]
 
 
@@ -119,3 +121,16 @@ def test_classic_playthroughs_cover_pickups_melds_canastas_and_going_out() -> No
         assert "end: went out" in text and "phase over" in text, variant
     assert "ask" in gen_classic.parse_actions(texts["pl"])
     assert "not meldable this turn" in texts["sk"]  # C7.6: the pile's cards wait a turn
+
+
+def test_turkish_playthrough_covers_pile_melds_fis_canastas_and_going_out() -> None:
+    """The Turkish hand exercises T4.1 pile pickups, T9 openings, T9.6 a withdrawal, T8 a
+    canasta, T11 a Fi taken and T13.1 going out."""
+    (spec,) = gen_turkish.SPECS
+    text = spec.path.read_text()
+    actions = gen_turkish.parse_actions(text)
+    assert "take_pile" in actions and "withdraw" in actions
+    assert any(a.startswith("new_") for a in actions) and any(a.startswith("add_") for a in actions)
+    assert "[whole]" in text or "[half]" in text
+    assert "taken by" in text
+    assert "end: went out" in text and "phase over" in text
