@@ -9,6 +9,7 @@ A turn is e.g. ``draw, meld_K, meld_K, meld_K, meld_2_to_K, discard_9``.
 
 from __future__ import annotations
 
+from .action_lookup import name_lookup
 from .cards import GROUP_NAMES, NATURAL_RANKS
 
 DRAW = 0  # draw the top stock card (C4.1)
@@ -49,22 +50,4 @@ def _build_names() -> tuple[str, ...]:
 
 
 ACTION_NAMES = _build_names()
-_NAME_TO_ACTION = {n.lower(): a for a, n in enumerate(ACTION_NAMES)}
-
-
-def action_name(action: int) -> str:
-    """Stable name of an action id, e.g. ``action_name(0) == "draw"``."""
-    a = int(action)
-    if not 0 <= a < NUM_ACTIONS:
-        raise ValueError(f"action id {action!r} is outside 0..{NUM_ACTIONS - 1}")
-    return ACTION_NAMES[a]
-
-
-def action_from_name(name: str) -> int:
-    """Action id of a name (case-insensitive), e.g. ``"meld_k"`` or ``"discard_JK"``."""
-    if not isinstance(name, str):
-        raise ValueError(f"action name must be a string, got {name!r}")
-    a = _NAME_TO_ACTION.get(name.strip().lower())
-    if a is None:
-        raise ValueError(f"unknown classic canasta action name {name!r}")
-    return a
+action_name, action_from_name = name_lookup(ACTION_NAMES, "classic canasta")

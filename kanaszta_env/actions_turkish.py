@@ -21,6 +21,7 @@ Suits matter in this game (runs), so every card action names the exact card.
 
 from __future__ import annotations
 
+from .action_lookup import name_lookup
 from .cards import NUM_TYPES, RANK_2, TYPE_NAMES, card_type
 
 #: meld slots per pair (an environment bound, see docs/design-turkish.md)
@@ -62,22 +63,4 @@ def _build_names() -> tuple[str, ...]:
 
 
 ACTION_NAMES = _build_names()
-_NAME_TO_ACTION = {n.lower(): a for a, n in enumerate(ACTION_NAMES)}
-
-
-def action_name(action: int) -> str:
-    """Stable name of an action id, e.g. ``action_name(0) == "draw"``."""
-    a = int(action)
-    if not 0 <= a < NUM_ACTIONS:
-        raise ValueError(f"action id {action!r} is outside 0..{NUM_ACTIONS - 1}")
-    return ACTION_NAMES[a]
-
-
-def action_from_name(name: str) -> int:
-    """Action id of a name (case-insensitive), e.g. ``"add_8h_to_m0"`` or ``"discard_JK"``."""
-    if not isinstance(name, str):
-        raise ValueError(f"action name must be a string, got {name!r}")
-    a = _NAME_TO_ACTION.get(name.strip().lower())
-    if a is None:
-        raise ValueError(f"unknown Turkish kanasta action name {name!r}")
-    return a
+action_name, action_from_name = name_lookup(ACTION_NAMES, "Turkish kanasta")

@@ -74,11 +74,10 @@ def _run_valid(mask: int, naturals: int, wilds: int, cards: int) -> bool:
     return gaps == 1 and _longest_streak(mask) >= RUN_WITH_WILD
 
 
-@njit(cache=True)
-def analyse(c):
-    """``(status, shape, naturals, wilds, value, full)`` of the meld with card counts ``c``:
-    its status (DEAD, PARTIAL, VALID) and, when VALID, its shape, natural and wild counts,
-    card value (T1.5) and whether it is a run of all 13 ranks as naturals (T8.4)."""
+@njit(cache=True, inline="always")
+def _scan(c):
+    """The naturals of the meld ``c`` other than 2s: their count and value, the first one's rank
+    and suit, whether they mix ranks or suits, whether a card repeats, the mask of their ranks."""
     nat, nat_value, rank, suit = 0, 0, -1, -1
     multi_rank, multi_suit, dup = False, False, False
     mask = 0
@@ -95,6 +94,15 @@ def analyse(c):
         multi_suit = multi_suit or s != suit
         dup = dup or k > 1
         mask |= 1 << r
+    return nat, nat_value, rank, suit, multi_rank, multi_suit, dup, mask
+
+
+@njit(cache=True)
+def analyse(c):
+    """``(status, shape, naturals, wilds, value, full)`` of the meld with card counts ``c``:
+    its status (DEAD, PARTIAL, VALID) and, when VALID, its shape, natural and wild counts,
+    card value (T1.5) and whether it is a run of all 13 ranks as naturals (T8.4)."""
+    nat, nat_value, _, suit, multi_rank, multi_suit, dup, mask = _scan(c)
     twos = c[4] + c[5] + c[6] + c[7]
     cards = nat + twos + c[JK]
     status = DEAD
@@ -158,18 +166,7 @@ def summarise(c, out) -> None:
     """What a card added to the meld ``c`` must match, into ``out`` (6 ints): the set's rank
     (-1: cannot be a set), its wilds, the run's suit (-1: cannot be a run), the run's natural
     positions (2s excluded), the run suit's 2s, the run's other wilds."""
-    rank, suit, multi_rank, multi_suit, dup, mask = -1, -1, False, False, False, 0
-    for t in range(JK):
-        k = c[t]
-        if k == 0 or RANK[t] == _RANK_TWO:
-            continue
-        r, s = RANK[t], SUIT[t]
-        if rank < 0:
-            rank, suit = r, s
-        multi_rank = multi_rank or r != rank
-        multi_suit = multi_suit or s != suit
-        dup = dup or k > 1
-        mask |= 1 << r
+    _, _, rank, suit, multi_rank, multi_suit, dup, mask = _scan(c)
     twos = c[4] + c[5] + c[6] + c[7]
     wilds = twos + c[JK]
     out[0] = rank if not multi_rank and wilds <= 1 else -1
