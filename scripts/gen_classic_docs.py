@@ -169,13 +169,13 @@ def render_observation() -> str:
 PAGES = ((ACTIONS_PATH, render_actions), (OBSERVATION_PATH, render_observation))
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Write both pages (or, with ``--check``, fail if one is stale)."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(argv: list[str] | None = None, pages: tuple = PAGES, description: str = __doc__) -> int:
+    """Write the ``pages`` (``(path, render)`` pairs; or, with ``--check``, fail if one is stale)."""
+    parser = argparse.ArgumentParser(description=description.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="only compare, do not write")
     args = parser.parse_args(argv)
     stale = 0
-    for path, render in PAGES:
+    for path, render in pages:
         text = render()
         current = path.read_text() if path.exists() else None
         if args.check:

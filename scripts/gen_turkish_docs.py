@@ -11,9 +11,11 @@ pages equal this output. Regenerate with::
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the page writer beside this script
+from gen_classic_docs import main as write_pages
 
 from kanaszta_env import actions_turkish as A
 from kanaszta_env.cards import NUM_TYPES, TYPE_NAMES
@@ -120,20 +122,7 @@ PAGES = ((ACTIONS_PATH, render_actions), (OBSERVATION_PATH, render_observation))
 
 def main(argv: list[str] | None = None) -> int:
     """Write both pages (or, with ``--check``, fail if one is stale)."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="only compare, do not write")
-    args = parser.parse_args(argv)
-    stale = 0
-    for path, render in PAGES:
-        text = render()
-        current = path.read_text() if path.exists() else None
-        if args.check:
-            stale += current != text
-            print(f"{path.relative_to(ROOT)}: {'up to date' if current == text else 'stale'}")
-        elif current != text:
-            path.write_text(text)
-            print(f"{path.relative_to(ROOT)}: written")
-    return int(stale > 0)
+    return write_pages(argv, PAGES, __doc__)
 
 
 if __name__ == "__main__":
