@@ -138,7 +138,12 @@ def _turkish_bot(head: str, opts: dict[str, str], rules: Rules, seed: int, spec:
     elif head == "heuristic":
         agent = TurkishHeuristicBot(rules)
     else:
-        raise ValueError("the search bot does not play Turkish kanasta yet: use random, greedy or heuristic")
+        from .turkish_search import TurkishSearchBot  # compiles the rollouts: only when asked for
+
+        kwargs = _typed(head, opts, {k: v for k, v in _SEARCH_OPTIONS.items() if k != "modes"}, spec)
+        kwargs.setdefault("seed", seed)
+        agent = TurkishSearchBot(rules, **kwargs)  # type: ignore[arg-type]
+        opts = {}
     if opts:
         raise ValueError(f"agent {head!r} takes no options, got {sorted(opts)}")
     agent.name = spec

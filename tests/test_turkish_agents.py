@@ -34,9 +34,7 @@ def test_heuristic_beats_random_on_duplicate_deals():
     assert pair["a"] == "random" and pair["diff_ci95"][1] < 0, pair
 
 
-def test_search_is_refused_by_name_for_now():
-    with pytest.raises(ValueError, match="search bot does not play Turkish"):
-        make_agent("search", RULES)
+def test_rule_bots_take_no_options():
     with pytest.raises(ValueError, match="takes no options"):
         make_agent("heuristic:x=1", RULES)
 
