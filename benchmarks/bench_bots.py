@@ -45,7 +45,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--search", action="append", default=None, help="search bot spec(s) to time")
-    parser.add_argument("--variant", default="2003-02", help="rules preset: 2003-02, 2003-01, pl, sk")
+    parser.add_argument("--variant", default="2003-02", help="rules preset: 2003-02, 2003-01, pl, sk, tr")
     parser.add_argument("--players", type=int, default=2)
     args = parser.parse_args()
 
@@ -56,8 +56,10 @@ def main() -> None:
     rules = Rules(variant=args.variant, num_players=args.players)
     obs, masks = collect(rules, args.games, args.seed)
     phase = split(obs, rules)["phase"].argmax(axis=1)
-    names = "draw/meld/discard/pickup/over/answer" if rules.classic else "cut/draw/meld/discard/pickup/over"
-    by_phase = np.bincount(phase, minlength=6).tolist()
+    names = {"classic": "draw/meld/discard/pickup/over/answer", "turkish": "draw/meld/discard/over"}.get(
+        rules.family, "cut/draw/meld/discard/pickup/over"
+    )
+    by_phase = np.bincount(phase, minlength=names.count("/") + 1).tolist()
     print(f"{len(obs)} decisions from {args.games} hands of {rules.variant} ({names}: {by_phase})")
     specs = ["random", "greedy", "heuristic", *(args.search or ["search"])]
     for spec in specs:
