@@ -204,3 +204,16 @@ def test_generated_turkish_pages_are_current():
     spec.loader.exec_module(gen)
     for path, render in gen.PAGES:
         assert path.read_text() == render(), f"{path.name} is stale: run python scripts/gen_turkish_docs.py"
+
+
+def test_maskable_ppo_learns_on_the_gymnasium_env_and_kanaszta_train_says_not_yet():
+    pytest.importorskip("sb3_contrib")
+    from sb3_contrib import MaskablePPO
+
+    from training.config import TrainConfig
+
+    model = MaskablePPO("MlpPolicy", KanasztaGymEnv(variant="tr"), n_steps=64, batch_size=32, seed=0)
+    model.learn(128)
+    assert model.num_timesteps >= 128
+    with pytest.raises(ValueError, match="Turkish kanasta .* not supported yet"):
+        TrainConfig(variant="tr", num_players=4).validate()

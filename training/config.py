@@ -169,7 +169,11 @@ class TrainConfig:
 
     def validate(self) -> TrainConfig:
         """Raise ``ValueError`` on inconsistent values, before anything is written; returns ``self``."""
-        self.rules()
+        if self.rules().turkish:  # its shaping, features and learner seating are not written yet
+            raise ValueError(
+                "training on Turkish kanasta (variant tr) is not supported yet: its environments "
+                "(env, KanasztaGymEnv, KanasztaVecEnv) work with sb3-contrib directly"
+            )
         self.eval_rules()
         for name, (minimum, even) in INT_BOUNDS.items():
             value = getattr(self, name)
