@@ -41,11 +41,12 @@ from kanaszta_env.scoring_classic import standings
 
 from .classic_bots import ClassicBot, ClassicHeuristicBot
 from .classic_determinise import determinise
+from .search_choice import SimulatedChoice
 
 MAX_ROLLOUT_STEPS = 5000  # decisions per simulation batch; a hand of 200 turns ends well before
 
 
-class ClassicSearchBot(ClassicBot):
+class ClassicSearchBot(SimulatedChoice, ClassicBot):
     """Heuristic play with the draw / pickup and the discard chosen by simulation."""
 
     name = "search"
@@ -61,24 +62,7 @@ class ClassicSearchBot(ClassicBot):
         z: float = 1.5,
         seed: int = 0,
     ) -> None:
-        for key, value, low in (
-            ("samples", samples, 2),
-            ("horizon", horizon, 1),
-            ("max_discards", max_discards, 1),
-        ):
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
-                raise ValueError(f"{key} must be an integer of at least {low}, got {value!r}")
-        if not 0.0 <= hand_weight <= 1.0:
-            raise ValueError(f"hand_weight must lie in [0, 1], got {hand_weight!r}")
-        if z < 0:
-            raise ValueError(f"z must be non-negative, got {z!r}")
-        self.samples, self.horizon, self.max_discards = int(samples), int(horizon), int(max_discards)
-        self.hand_weight, self.prior, self.z, self.seed = (
-            float(hand_weight),
-            float(prior),
-            float(z),
-            int(seed),
-        )
+        self.configure(samples, horizon, max_discards, hand_weight, prior, z, seed)
         self.heuristic = ClassicHeuristicBot()
         #: decisions searched and overruled so far (the heuristic's choice kept otherwise)
         self.searched = self.overruled = 0
@@ -139,14 +123,6 @@ class ClassicSearchBot(ClassicBot):
         self.searched += len(rows)
         self.overruled += sum(k != 0 for k in picks)
         return picks
-
-    def _pick(self, v: np.ndarray) -> int:
-        """Candidate 0 (the heuristic's) unless another's paired gain over it has a lower
-        bound (mean - z standard errors) above ``prior``; then the best such bound."""
-        d = v[:, 1:] - v[:, :1]
-        bound = d.mean(axis=0) - self.z * d.std(axis=0, ddof=1) / np.sqrt(len(v))
-        best = int(np.argmax(bound))
-        return best + 1 if bound[best] > self.prior else 0
 
     def _simulate(self, docs: list, copies: np.ndarray, actions: np.ndarray, seats: np.ndarray) -> np.ndarray:
         """Play ``actions`` in the positions ``docs`` (each ``copies`` times, in order) and on with

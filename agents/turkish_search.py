@@ -38,11 +38,12 @@ from kanaszta_env.cards import NUM_TYPES
 from kanaszta_env.encoding import split
 
 from . import turkish_rollout as R
+from .search_choice import SimulatedChoice
 from .turkish_bots import _VALUE, TurkishHeuristicBot
 from .turkish_determinise import determinise
 
 
-class TurkishSearchBot(TurkishHeuristicBot):
+class TurkishSearchBot(SimulatedChoice, TurkishHeuristicBot):
     """Heuristic play with the draw / take_pile and the discard chosen by simulation."""
 
     name = "search"
@@ -58,24 +59,7 @@ class TurkishSearchBot(TurkishHeuristicBot):
         z: float = 1.0,
         seed: int = 0,
     ) -> None:
-        for key, value, low in (
-            ("samples", samples, 2),
-            ("horizon", horizon, 1),
-            ("max_discards", max_discards, 1),
-        ):
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
-                raise ValueError(f"{key} must be an integer of at least {low}, got {value!r}")
-        if not 0.0 <= hand_weight <= 1.0:
-            raise ValueError(f"hand_weight must lie in [0, 1], got {hand_weight!r}")
-        if z < 0:
-            raise ValueError(f"z must be non-negative, got {z!r}")
-        self.samples, self.horizon, self.max_discards = int(samples), int(horizon), int(max_discards)
-        self.hand_weight, self.prior, self.z, self.seed = (
-            float(hand_weight),
-            float(prior),
-            float(z),
-            int(seed),
-        )
+        self.configure(samples, horizon, max_discards, hand_weight, prior, z, seed)
         #: decisions searched and overruled so far (the heuristic's choice kept otherwise)
         self.searched = self.overruled = 0
         super().__init__(rules)
@@ -120,11 +104,3 @@ class TurkishSearchBot(TurkishHeuristicBot):
         values = np.zeros(self.samples * c, dtype=np.float64)
         R.rollout(s, self.cfg, first, self.horizon, self.hand_weight, values)
         return self._pick(values.reshape(self.samples, c))
-
-    def _pick(self, v: np.ndarray) -> int:
-        """Candidate 0 (the heuristic's) unless another's paired gain over it has a lower
-        bound (mean - z standard errors) above ``prior``; then the best such bound."""
-        d = v[:, 1:] - v[:, :1]
-        bound = d.mean(axis=0) - self.z * d.std(axis=0, ddof=1) / np.sqrt(len(v))
-        best = int(np.argmax(bound))
-        return best + 1 if bound[best] > self.prior else 0

@@ -215,5 +215,5 @@ def test_maskable_ppo_learns_on_the_gymnasium_env_and_kanaszta_train_says_not_ye
     model = MaskablePPO("MlpPolicy", KanasztaGymEnv(variant="tr"), n_steps=64, batch_size=32, seed=0)
     model.learn(128)
     assert model.num_timesteps >= 128
-    with pytest.raises(ValueError, match="Turkish kanasta .* not supported yet"):
+    with pytest.raises(ValueError, match=r"Turkish kanasta .* not supported yet"):
         TrainConfig(variant="tr", num_players=4).validate()
