@@ -32,7 +32,6 @@ from numba import njit
 
 from kanaszta_env import Rules
 from kanaszta_env.actions_turkish import ADD0, DISCARD0, NEW0, NUM_ACTIONS, TAKE_PILE, WITHDRAW
-from kanaszta_env.core.turkish.tables import NEW_INDEX, OPEN_HIGH, OPEN_LOW, OPEN_THRESHOLD, VALUE
 from kanaszta_env.engine.kernels import kernels_for
 
 _KERNELS = kernels_for(Rules(variant="tr").spec)
@@ -40,6 +39,11 @@ _KERNELS = kernels_for(Rules(variant="tr").spec)
 
 def _module(name: str):
     return importlib.import_module(f"{_KERNELS.package}.core.turkish.{name}")
+
+
+_TABLES = _module("tables")  # the engine's compiled copy (agents do not import the core directly)
+NEW_INDEX, VALUE = _TABLES.NEW_INDEX, _TABLES.VALUE
+OPEN_HIGH, OPEN_LOW, OPEN_THRESHOLD = _TABLES.OPEN_HIGH, _TABLES.OPEN_LOW, _TABLES.OPEN_THRESHOLD
 
 
 new_state = _KERNELS.ruleset.new_state
