@@ -81,7 +81,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         type=positive_int,
         default=None,
         help="players per table: Díszített 2 (the default); classic 2 or 4 (default, two partnerships), "
-        "sk also 5 or 6 (two sides)",
+        "sk also 5 or 6 (two sides); Turkish 4",
     )
     t.add_argument("--batch", type=positive_int, default=256, help="deals played at once")
     t.add_argument("--out", default=None, help="write OUT.json, OUT.csv and OUT.png")
@@ -111,7 +111,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "--players",
         type=positive_int,
         default=None,
-        help="classic canasta: players at the table (default 4: you and a bot partner against two bots)",
+        help="classic canasta: players at the table (default 4: you and a bot partner against two bots); "
+        "Turkish kanasta: 4",
     )
     p.add_argument(
         "--seat",
