@@ -32,6 +32,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..engine import GameBatch
+from ..rules import PRESET_GAMES
+from ..variants import get_variant
 from . import classic, turkish
 from .document import to_doc
 from .engine_state import from_games, to_games
@@ -69,21 +71,19 @@ __all__ = [
 
 
 def _family_doc(doc: dict | str) -> tuple[str, dict | str]:
-    """The game family of a document (``"classic"``, ``"turkish"`` or ``"diszitett"``) and
-    the document, as a dict if it is a classic or Turkish one."""
+    """The meld family of a document's game (``Rules.family``: ``"classic"``, ``"turkish"``,
+    else ``"rank_groups"``) and the document, as a dict if it is JSON text."""
     if isinstance(doc, str):
         try:
             doc = json.loads(doc)
         except json.JSONDecodeError as err:
             raise ValueError(f"position is not valid JSON: {err}") from None
     variant = doc.get("variant") if isinstance(doc, dict) else None
-    if isinstance(variant, str) and variant in classic.CLASSIC_VARIANTS:
-        return "classic", doc
-    if isinstance(variant, str) and variant in turkish.TURKISH_VARIANTS:
-        return "turkish", doc
-    return "diszitett", doc
+    game = PRESET_GAMES.get(variant) if isinstance(variant, str) else None
+    return (get_variant(game).meld_family if game else "rank_groups"), doc
 
 
+#: the position modules of the meld families other than Díszített's rank groups
 _MODULES = {"classic": classic, "turkish": turkish}
 
 
@@ -105,7 +105,7 @@ def load(doc: dict | str) -> GameBatch:
     Raises ``ValueError`` naming the problem if the document is invalid.
     """
     family, doc = _family_doc(doc)
-    if family != "diszitett":
+    if family in _MODULES:
         return _MODULES[family].load(doc)
     return _checked(doc)[1]
 
@@ -128,7 +128,7 @@ def load_batch(docs: Sequence[dict | str]) -> GameBatch:
         )
     try:
         family = family_docs[0][0]
-        if family != "diszitett":
+        if family in _MODULES:
             return _MODULES[family].load_batch([d for _, d in family_docs])
         games = [_checked(doc)[1] for doc in docs]
     except ValueError as err:
@@ -149,7 +149,7 @@ def canonical(doc: dict | str) -> dict:
     card-type order, groups in group order (``A 4 … K wild``) with their cards in
     type order. ``dump(load(doc)) == canonical(doc)``."""
     family, doc = _family_doc(doc)
-    if family != "diszitett":
+    if family in _MODULES:
         return _MODULES[family].canonical(doc)
     return to_doc(_checked(doc)[0])
 
@@ -159,8 +159,6 @@ def dump(games: GameBatch, index: int = 0) -> dict:
     (the canonical form: see :func:`canonical`)."""
     if not 0 <= index < games.batch_size:
         raise IndexError(f"game index {index} outside 0..{games.batch_size - 1}")
-    if games.rules.classic:
-        return classic.dump(games, index)
-    if games.rules.turkish:
-        return turkish.dump(games, index)
+    if games.rules.family in _MODULES:
+        return _MODULES[games.rules.family].dump(games, index)
     return to_doc(from_games(games, index))

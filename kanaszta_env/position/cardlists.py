@@ -37,6 +37,11 @@ def row(g: int, types: list[int]) -> np.ndarray:
     return out
 
 
+def counts(types: list[int]) -> np.ndarray:
+    """Counts (53,) of a list of card types."""
+    return np.bincount(np.asarray(types, dtype=np.int64), minlength=NUM_TYPES)
+
+
 def from_counts(counts: np.ndarray) -> list[int]:
     """Card types of a (53,) count array, in type order."""
     return [t for t in range(NUM_TYPES) for _ in range(int(counts[t]))]

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...cards import IS_BLACK_THREE, IS_RED_THREE, NUM_TYPES, TYPE_GROUP, TYPE_NAMES, TYPE_WILD_SLOT
+from ...cards import IS_BLACK_THREE, IS_RED_THREE, NUM_TYPES, TYPE_GROUP, TYPE_WILD_SLOT
 from ...core.classic.tables import BLACK_MELD, MELD_SLOT_TYPE, NUM_MELDS, SLOTS, TWO_SLOT0, WILD_MELD
 from ...rules import Rules
+from ..cardlists import counts, from_counts, names  # noqa: F401 - the package's card lists
 
 #: meld index -> name used in messages (natural ranks, then the wild and black-three melds)
 MELD_NAMES = ("A", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "wild", "black three")
@@ -25,19 +26,6 @@ def copies(rules: Rules) -> np.ndarray:
     out = np.full(NUM_TYPES, decks(rules), dtype=np.int64)
     out[-1] = 2 * decks(rules)
     return out
-
-
-def names(types: list[int]) -> list[str]:
-    return [TYPE_NAMES[t] for t in types]
-
-
-def counts(types: list[int]) -> np.ndarray:
-    return np.bincount(np.asarray(types, dtype=np.int64), minlength=NUM_TYPES)
-
-
-def from_counts(row: np.ndarray) -> list[int]:
-    """Card types of a (53,) count array, in type order."""
-    return [t for t in range(NUM_TYPES) for _ in range(int(row[t]))]
 
 
 def meld_index(types: list[int]) -> int | None:

@@ -15,6 +15,7 @@ from ...core.classic.state import (
 )
 from ...core.classic.tables import KIND_OF
 from ...engine import GameBatch
+from ..batching import batch_of
 from .cards import counts, from_counts, melds_array, melds_from_array
 from .parse import ASKED_NAMES, CHECKPOINT_PHASES, START_PHASES, mover_side
 
@@ -24,14 +25,7 @@ _OUT_HOW = {"discard": OUT_DISCARD, "meld": OUT_MELD}
 def to_games(cs: list[dict]) -> GameBatch:
     """A batch holding the (validated) parsed positions ``cs``, game ``b`` from ``cs[b]``
     (all of one rule set)."""
-    games = GameBatch(cs[0]["rules"], len(cs))
-    s = games.state._replace()  # the arrays of a fresh batch, written in place below
-    for b, c in enumerate(cs):
-        if c["rules"] != cs[0]["rules"]:
-            raise ValueError(f"position {b} has other rules than position 0: one batch plays one rule set")
-        _write_game(s, b, c)
-    games.state = s
-    return games
+    return batch_of(cs, _write_game)
 
 
 def _write_game(s: Any, b: int, c: dict) -> None:

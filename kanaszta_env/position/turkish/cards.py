@@ -7,25 +7,13 @@ import numpy as np
 
 from ...cards import JOKER, NUM_TYPES, RANK_2, TYPE_NAMES
 from ...core.turkish.tables import KIND_NAMES
+from ..cardlists import counts, from_counts, names
 from ..fields import read_cards
 
 #: copies of every card type in the deck (T1.1)
 COPIES = 2
 #: a meld of the parsed form: {"owner": seat, "cards": sorted types, "kind": kind name}
 Meld = dict
-
-
-def names(types: list[int]) -> list[str]:
-    return [TYPE_NAMES[t] for t in types]
-
-
-def counts(types: list[int]) -> np.ndarray:
-    return np.bincount(np.asarray(types, dtype=np.int64), minlength=NUM_TYPES)
-
-
-def from_counts(row: np.ndarray) -> list[int]:
-    """Card types of a (53,) count array, in type order."""
-    return [t for t in range(NUM_TYPES) for _ in range(int(row[t]))]
 
 
 def read_pile(value: object, where: str, sort: bool = False) -> list[int]:

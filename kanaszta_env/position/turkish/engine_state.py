@@ -9,6 +9,7 @@ import numpy as np
 from ...core.turkish.state import END_NAMES, FI_WAITING, PHASE_NAMES
 from ...core.turkish.tables import FORCED_DONE, FORCED_NO, FORCED_OWED, NUM_FIS, PAIRS, PLAYERS
 from ...engine import GameBatch
+from ..batching import batch_of
 from .cards import counts, from_counts, melds_from_slots, write_slots
 from .parse import CHECKPOINT_PHASES, FORCED_NAMES
 
@@ -18,14 +19,7 @@ _FORCED = {"no": FORCED_NO, "owed": FORCED_OWED, "made": FORCED_DONE}
 def to_games(cs: list[dict]) -> GameBatch:
     """A batch holding the (validated) parsed positions ``cs``, game ``b`` from ``cs[b]``
     (all of one rule set)."""
-    games = GameBatch(cs[0]["rules"], len(cs))
-    s = games.state._replace()  # the arrays of a fresh batch, written in place below
-    for b, c in enumerate(cs):
-        if c["rules"] != cs[0]["rules"]:
-            raise ValueError(f"position {b} has other rules than position 0: one batch plays one rule set")
-        _write_game(s, b, c)
-    games.state = s
-    return games
+    return batch_of(cs, _write_game)
 
 
 def _write_game(s: Any, b: int, c: dict) -> None:
