@@ -208,7 +208,7 @@ class Rules:
     def sides(self) -> tuple[int, ...]:
         """Side of every seat: partners share melds and score (C2); each seat alone in Díszített."""
         if self.turkish:
-            return (0, 1, 0, 1)  # T2.1: partners opposite
+            return self.spec.sides(self.num_players)  # T2.1: partners opposite
         if not self.classic:
             return tuple(range(self.num_players))
         return RC.side_of_seats(self.num_players, {k: getattr(self, k) for k in RC.CLASSIC_KEYS})
@@ -221,7 +221,7 @@ class Rules:
     @property
     def partnerships(self) -> bool:
         """Whether partners share melds and score (classic canasta, Turkish kanasta)."""
-        return self.classic or self.turkish
+        return self.spec.partnerships
 
     @property
     def turkish(self) -> bool:
