@@ -69,10 +69,8 @@ def make_agent(spec: str, rules: Rules | None = None, seed: int = 0) -> Agent:
         return load_rllib_checkpoint(spec[len(RLLIB_PREFIX) :], name=spec)
     head, _, rest = spec.partition(":")
     opts = _options(rest, spec)
-    if head in BOT_NAMES and rules.turkish:
-        return _turkish_bot(head, opts, rules, seed, spec)
-    if head in BOT_NAMES and rules.classic:
-        return _classic_bot(head, opts, rules, seed, spec)
+    if head in BOT_NAMES and rules.partnerships:
+        return _partnership_bot(head, opts, rules, seed, spec)
     if head in BOT_NAMES:
         agent: Agent
         if head == "random":
@@ -106,43 +104,30 @@ def make_agent(spec: str, rules: Rules | None = None, seed: int = 0) -> Agent:
 _CLASSIC_HEURISTIC_OPTIONS = {"answer_limit": float, "ask_partner_cards": int}
 
 
-def _classic_bot(head: str, opts: dict[str, str], rules: Rules, seed: int, spec: str) -> Agent:
-    """A bot of classic canasta (:mod:`agents.classic_bots`) by name."""
+def _partnership_bot(head: str, opts: dict[str, str], rules: Rules, seed: int, spec: str) -> Agent:
+    """A bot of classic canasta (:mod:`agents.classic_bots`) or Turkish kanasta
+    (:mod:`agents.turkish_bots`) by name."""
     agent: Agent
     if head == "random":
         agent = RandomBot(seed=int(_convert(opts.pop("seed", str(seed)), int, "seed", spec)))
     elif head == "greedy":
-        agent = ClassicGreedyBot(rules)
+        agent = TurkishGreedyBot(rules) if rules.turkish else ClassicGreedyBot(rules)
+    elif head == "heuristic" and rules.turkish:
+        agent = TurkishHeuristicBot(rules)
     elif head == "heuristic":
         kwargs = _typed(head, opts, _CLASSIC_HEURISTIC_OPTIONS, spec)
         agent = ClassicHeuristicBot(rules, **kwargs)  # type: ignore[arg-type]
         opts = {}
     else:
+        if rules.turkish:
+            from .turkish_search import (
+                TurkishSearchBot as search,
+            )  # compiles the rollouts: only when asked for
+        else:
+            search = ClassicSearchBot  # type: ignore[assignment]
         kwargs = _typed(head, opts, {k: v for k, v in _SEARCH_OPTIONS.items() if k != "modes"}, spec)
         kwargs.setdefault("seed", seed)
-        agent = ClassicSearchBot(rules, **kwargs)  # type: ignore[arg-type]
-        opts = {}
-    if opts:
-        raise ValueError(f"agent {head!r} takes no options, got {sorted(opts)}")
-    agent.name = spec
-    return agent
-
-
-def _turkish_bot(head: str, opts: dict[str, str], rules: Rules, seed: int, spec: str) -> Agent:
-    """A bot of Turkish kanasta (:mod:`agents.turkish_bots`) by name."""
-    agent: Agent
-    if head == "random":
-        agent = RandomBot(seed=int(_convert(opts.pop("seed", str(seed)), int, "seed", spec)))
-    elif head == "greedy":
-        agent = TurkishGreedyBot(rules)
-    elif head == "heuristic":
-        agent = TurkishHeuristicBot(rules)
-    else:
-        from .turkish_search import TurkishSearchBot  # compiles the rollouts: only when asked for
-
-        kwargs = _typed(head, opts, {k: v for k, v in _SEARCH_OPTIONS.items() if k != "modes"}, spec)
-        kwargs.setdefault("seed", seed)
-        agent = TurkishSearchBot(rules, **kwargs)  # type: ignore[arg-type]
+        agent = search(rules, **kwargs)  # type: ignore[arg-type]
         opts = {}
     if opts:
         raise ValueError(f"agent {head!r} takes no options, got {sorted(opts)}")
