@@ -1,14 +1,24 @@
-"""Throughput of PPO experience collection for the quick-start configuration.
+"""End-to-end training throughput: collection, PPO update and periodic evaluation.
 
-Measures learner decisions (environment steps) per second while MaskablePPO
-collects rollouts on the training VecEnv — the opponent pool, the opponents'
-moves inside the step, the reward shaping and the policy's inference on the
-learners' observations all included; the gradient updates are timed apart.
+One measured run builds the training VecEnv and the model of the quick-start
+configuration (``TrainConfig()`` of the imported tree: its defaults are its
+code path), adds one learner snapshot to the opponent pool, then times
 
-    python benchmarks/bench_training.py [--rollouts 3] [--num-envs 128] [--opponents …]
+* collection: ``--rollouts`` rollouts (learner decisions per second, median),
+  with the opponents' moves, the reward shaping and the policy's inference;
+* update: one PPO update of a rollout;
+* evaluation: one periodic evaluation (``eval_hands`` hands against each of
+  ``eval_bots``), charged per learner decision at the config's ``eval_every``.
 
-Everything not given on the command line comes from ``TrainConfig()`` (the
-quick-start defaults).
+and prints learner decisions per second of training overall (the three
+together), of collection alone and of the update alone.
+
+    python benchmarks/bench_training.py [--rollouts 3] [--repeats 3] [--against REF]
+
+``--against REF`` measures commit REF's code path and this tree's side by side
+in one run (``benchmarks/against.py``: a temporary clone, worker processes
+alternating run by run) and prints the ratios new/old of the medians. Options
+given on the command line override the defaults of both trees alike.
 """
 
 from __future__ import annotations
@@ -19,10 +29,13 @@ import tempfile
 import time
 
 import torch
+from against import Figures, add_arguments, dispatch
 from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.utils import configure_logger
 
-from training.config import TrainConfig, parse_weights
+from training import train as train_module
+from training.config import TrainConfig, bot_list, parse_weights
+from training.evaluate import evaluate_against_bots
 from training.opponents import OpponentPool
 from training.policy import PPOAgent
 from training.train import build_env, build_model
@@ -46,69 +59,112 @@ class _Timer(BaseCallback):
         return True
 
 
+def _frozen(model, name: str, deterministic: bool):
+    """The tree's own frozen actor (``frozen_actor`` since the lean trainer, else the torch agent)."""
+    if hasattr(train_module, "frozen_actor"):
+        return train_module.frozen_actor(model, name, deterministic=deterministic)
+    return PPOAgent.from_sb3(model.policy, name, deterministic=deterministic)
+
+
+class Trainer:
+    """The quick-start model and environment of the imported tree, built once per process."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        overrides = {k: v for k, v in vars(args).items() if k in TrainConfig.__dataclass_fields__}
+        overrides = {k: v for k, v in overrides.items() if v is not None}
+        self.config = TrainConfig(
+            run_dir=tempfile.mkdtemp(prefix="bench_training_"),
+            tensorboard=False,
+            progress_bar=False,
+            **overrides,
+        ).validate()
+        self.rollouts = args.rollouts
+        torch.set_num_threads(self.config.torch_threads)
+        self.pool = OpponentPool(parse_weights(self.config.opponents), self.config.rules(), seed=0)
+        env, self.base = build_env(self.config, self.pool)
+        self.model = build_model(self.config, env, None)
+        self.model.set_logger(configure_logger(verbose=0))
+        self.pool.add_snapshot(_frozen(self.model, "self@0", deterministic=False))
+        self.timer = _Timer()
+        self.model._setup_learn(total_timesteps=10**9, callback=None)
+        self.timer.init_callback(self.model)
+        self.last: dict[str, float] = {}
+
+    def collect(self) -> float:
+        self.base.resample()
+        c = self.config
+        self.model.collect_rollouts(
+            self.model.env, self.timer, self.model.rollout_buffer, n_rollout_steps=c.n_steps
+        )
+        return self.timer.times[-1]
+
+    def run(self) -> dict[str, float]:
+        """One measured run: collection rate, update and evaluation times, overall rate."""
+        c = self.config
+        samples = c.num_envs * c.n_steps
+        collect_rate = statistics.median(samples / self.collect() for _ in range(self.rollouts))
+        t0 = time.perf_counter()
+        self.model.train()
+        update = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        agent = _frozen(self.model, "ppo", deterministic=True)
+        evaluate_against_bots(
+            agent, bot_list(c.eval_bots), c.eval_rules(), hands=c.eval_hands, seed=c.eval_seed
+        )
+        evaluation = time.perf_counter() - t0
+        per_rollout = samples / collect_rate + update + evaluation * samples / max(c.eval_every, samples)
+        self.last = {
+            "overall": samples / per_rollout,
+            "collect": collect_rate,
+            "update": samples / update,
+            "evaluation": evaluation,
+        }
+        return self.last
+
+
+def figures(args: argparse.Namespace) -> Figures:
+    """``overall`` measures a run; the others report that run's parts (asked right after it)."""
+    state: dict[str, Trainer] = {}
+
+    def measure(key: str) -> float:
+        if key == "overall":
+            state.setdefault("trainer", Trainer(args))
+            return state["trainer"].run()["overall"]
+        return state["trainer"].last[key]
+
+    return {
+        "overall": ("training overall, learner decisions/s", lambda: measure("overall")),
+        "collect": ("collection, learner decisions/s", lambda: measure("collect")),
+        "update": ("PPO update, learner decisions/s", lambda: measure("update")),
+        "evaluation": ("one periodic evaluation, seconds", lambda: measure("evaluation")),
+    }
+
+
 def main() -> None:
-    defaults = TrainConfig()
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rollouts", type=int, default=3, help="timed rollouts (after one warm-up)")
-    parser.add_argument("--num-envs", type=int, default=defaults.num_envs)
-    parser.add_argument("--n-steps", type=int, default=defaults.n_steps)
-    parser.add_argument("--opponents", default=defaults.opponents)
-    parser.add_argument("--torch-threads", type=int, default=defaults.torch_threads)
-    parser.add_argument("--net-arch", type=int, nargs="+", default=defaults.net_arch)
-    parser.add_argument("--n-epochs", type=int, default=defaults.n_epochs)
+    parser.add_argument("--rollouts", type=int, default=3, help="timed rollouts per measured run")
+    parser.add_argument("--repeats", type=int, default=3, help="measured runs (per tree with --against)")
+    for name in ("num_envs", "n_steps", "n_epochs", "batch_size", "eval_hands"):
+        parser.add_argument(
+            f"--{name.replace('_', '-')}", type=int, default=None, help="(default: TrainConfig's)"
+        )
+    parser.add_argument("--opponents", default=None, help="opponent pool (default: TrainConfig's)")
+    add_arguments(parser)
     args = parser.parse_args()
-
-    config = TrainConfig(
-        run_dir=tempfile.mkdtemp(prefix="bench_training_"),
-        num_envs=args.num_envs,
-        n_steps=args.n_steps,
-        opponents=args.opponents,
-        torch_threads=args.torch_threads,
-        net_arch=args.net_arch,
-        n_epochs=args.n_epochs,
-        tensorboard=False,
-        progress_bar=False,
-    ).validate()
-    torch.set_num_threads(config.torch_threads)
-    pool = OpponentPool(parse_weights(config.opponents), config.rules(), seed=0)
-    env, base = build_env(config, pool)
-    model = build_model(config, env, None)
-    model.set_logger(configure_logger(verbose=0))
-    pool.add_snapshot(PPOAgent.from_sb3(model.policy, "self@0", deterministic=False))
-    base.resample()
-    timer = _Timer()
-    model._setup_learn(total_timesteps=10**9, callback=None)
-    timer.init_callback(model)
-
-    def collect() -> float:
-        base.resample()
-        model.collect_rollouts(model.env, timer, model.rollout_buffer, n_rollout_steps=config.n_steps)
-        return timer.times[-1]
-
-    t0 = time.perf_counter()
-    collect()  # warm-up: numba compilation of the bots and first torch calls
-    print(f"warm-up rollout (incl. compilation): {time.perf_counter() - t0:.1f} s")
-    rates = []
-    for _ in range(args.rollouts):
-        seconds = collect()
-        rates.append(config.num_envs * config.n_steps / seconds)
-    t0 = time.perf_counter()
-    model.train()
-    update = time.perf_counter() - t0
-    samples = config.num_envs * config.n_steps
-    collect_rate = statistics.median(rates)
+    if dispatch(args, figures(args), __file__):
+        return
+    trainer = Trainer(args)
+    trainer.collect()  # warm-up: numba compilation of the bots and first torch calls
+    c = trainer.config
     print(
-        f"config: num_envs={config.num_envs} n_steps={config.n_steps} opponents={config.opponents!r} "
-        f"net={config.net_arch} torch_threads={config.torch_threads}"
+        f"trainer={getattr(c, 'trainer', 'sb3')} num_envs={c.num_envs} n_steps={c.n_steps} "
+        f"n_epochs={c.n_epochs} batch={c.batch_size} opponents={c.opponents!r} net={c.net_arch}"
     )
-    print(
-        f"collection: {collect_rate:,.0f} learner steps/s (median of {len(rates)} rollouts of {samples} "
-        "steps; "
-        f"opponent moves, shaping and policy inference included)"
-    )
-    print(f"PPO update of one rollout ({config.n_epochs} epochs, batch {config.batch_size}): {update:.2f} s")
-    overall = samples / (samples / collect_rate + update)
-    print(f"training overall (collection + update): {overall:,.0f} learner steps/s")
+    runs = [trainer.run() for _ in range(args.repeats)]
+    for key, (label, _) in figures(args).items():
+        values = [r[key] for r in runs]
+        each = ", ".join(f"{v:,.1f}" for v in values)
+        print(f"{label}: median {statistics.median(values):,.2f} (runs: {each})")
 
 
 if __name__ == "__main__":

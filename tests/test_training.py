@@ -345,7 +345,7 @@ def test_train_smoke_resume_and_load(tmp_path: Path) -> None:
         "best.json",
     ):
         assert (run / name).exists(), name
-    assert list((run / "snapshots").glob("*.pt"))
+    assert list((run / "snapshots").glob("*.npz"))  # NumPy actors (agents.numpy_policy)
     report = json.loads((run / "report.json").read_text())
     assert report["timesteps"] >= 256 and report["matches"][0]["hands"] == 4
     first_history = json.loads((run / "history.json").read_text())

@@ -106,6 +106,11 @@ class TrainConfig:
     """PyTorch threads of the supervised fit (its large batches use a second core well)"""
 
     # --- PPO -------------------------------------------------------------------------
+    trainer: str = "lean"
+    """PPO loops: lean (preallocated tensors, masked logits, training.lean_ppo) or sb3 (sb3-contrib's
+    MaskablePPO loops); both write the same MaskablePPO checkpoints"""
+    update_threads: int = 2
+    """PyTorch threads of the PPO update with the lean trainer (its large products use a second core)"""
     n_steps: int = 128
     """rollout length per game: each update uses num_envs * n_steps decisions"""
     batch_size: int = 4096
@@ -179,6 +184,8 @@ class TrainConfig:
             value = getattr(self, name)
             if not check_int(value, minimum, even):
                 raise ValueError(f"{name} must be {int_requirement(minimum, even)}, got {value!r}")
+        if self.trainer not in TRAINERS:
+            raise ValueError(f"trainer must be one of {', '.join(TRAINERS)}, got {self.trainer!r}")
         if self.max_minutes < 0:
             raise ValueError(f"max_minutes must be non-negative (0: no limit), got {self.max_minutes}")
         if self.opponent_slots > self.num_envs:
@@ -229,6 +236,9 @@ class TrainConfig:
         return dataclasses.asdict(self)
 
 
+#: the PPO loops ``--trainer`` chooses between
+TRAINERS = ("lean", "sb3")
+
 #: integer fields with their least value and whether they must be even (duplicate evaluations
 #: play every deal twice); the flags check them at parse time, :meth:`TrainConfig.validate` again
 INT_BOUNDS: dict[str, tuple[int, bool]] = {
@@ -248,6 +258,7 @@ INT_BOUNDS: dict[str, tuple[int, bool]] = {
     "n_steps": (1, False),
     "batch_size": (1, False),
     "n_epochs": (1, False),
+    "update_threads": (1, False),
     "eval_every": (0, False),
     "eval_hands": (1, True),
     "final_eval_hands": (0, True),

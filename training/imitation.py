@@ -192,4 +192,4 @@ def _fit(
 
 def student_of(model: MaskablePPO, seed: int = 0) -> Agent:
     """The model's current policy as a sampling agent (the DAgger student)."""
-    return PPOAgent.from_sb3(model.policy, "student", deterministic=False, seed=seed)
+    return PPOAgent.from_sb3(model.policy, "student").to_numpy(deterministic=False, seed=seed)

@@ -51,14 +51,17 @@ def make_bot(name: str, rules: Rules | None = None, seed: int = 0) -> Agent:
 class SlotOpponent:
     """A callable opponent whose agent can be swapped between rollouts.
 
-    It always asks the engine for views (the engine reads ``wants_views`` once,
-    when the env is built) and hands them to agents that read them, so a
-    compiled bot in the slot does not decode the observations."""
-
-    wants_views = True
+    It asks the engine for views when its current agent reads them (the engine
+    reads ``wants_views`` at every call), so a compiled bot in the slot does not
+    decode the observations and a network in the slot costs no views."""
 
     def __init__(self, agent: Agent) -> None:
         self.agent = agent
+
+    @property
+    def wants_views(self) -> bool:
+        """Whether the current agent reads views (the engine asks at every call)."""
+        return self.agent.wants_views
 
     def __call__(self, obs: np.ndarray, mask: np.ndarray, views: View | None = None) -> np.ndarray:
         return self.agent(obs, mask, views=views)  # Agent.__call__ passes views on only if it reads them

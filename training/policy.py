@@ -17,6 +17,7 @@ import torch
 from torch import nn
 
 from agents.base import Agent
+from agents.numpy_policy import NumpyPolicy
 from kanaszta_env import Rules
 from kanaszta_env.encoding import observation_size
 
@@ -69,6 +70,27 @@ class PPOAgent(Agent):
         kwargs.setdefault("rules", getattr(policy.observation_space, "rules", None))
         return cls(actor, name, **kwargs)  # type: ignore[arg-type]
 
+    def to_numpy(self, name: str | None = None, **kwargs: object) -> NumpyPolicy:
+        """The same actor as NumPy arrays (:class:`agents.numpy_policy.NumpyPolicy`): equal
+        logits up to float rounding, faster on small batches, loadable without PyTorch."""
+        if self.trained_rules is None:
+            raise ValueError(f"{self.name}: the rules it was trained for are unknown; cannot export it")
+        layers = [m for m in self.actor.modules() if isinstance(m, nn.Linear)]
+        odd = [type(m).__name__ for m in self.actor.modules() if not _exportable(m)]
+        if odd:
+            raise ValueError(f"{self.name}: cannot export layers {sorted(set(odd))} (Linear and Tanh only)")
+        counts = any(hasattr(m, "layout") for m in self.actor.modules())
+        kwargs.setdefault("deterministic", self.deterministic)
+        kwargs.setdefault("seed", self.seed)
+        return NumpyPolicy(
+            [m.weight.detach().cpu().numpy().T.copy() for m in layers],
+            [m.bias.detach().cpu().numpy().copy() for m in layers],
+            self.trained_rules,
+            count_inputs=counts,
+            name=name or self.name,
+            **kwargs,  # type: ignore[arg-type]
+        )
+
     def setup(self, rules: Rules) -> None:
         if observation_size(rules) != self.obs_size:
             trained = self.trained_rules
@@ -116,6 +138,13 @@ def load_policy(
     model = MaskablePPO.load(path, device="cpu", custom_objects=custom)
     label = name or f"ppo:{path.parent.name}/{path.stem}"
     return PPOAgent.from_sb3(model.policy, label, deterministic=deterministic, seed=seed)
+
+
+def _exportable(module: nn.Module) -> bool:
+    """Modules :meth:`PPOAgent.to_numpy` knows: containers, Linear, Tanh, the input extractors."""
+    if isinstance(module, nn.Sequential | nn.Linear | nn.Tanh | nn.Flatten):
+        return True
+    return type(module).__name__ in ("CountFeatures", "FlattenExtractor")
 
 
 def _declared_rules(actor: nn.Module) -> Rules | None:

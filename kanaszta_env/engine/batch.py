@@ -11,7 +11,8 @@ Seats are driven by controllers (see :mod:`kanaszta_env.engine.driver`):
 step; a callable ``policy(obs, mask) -> actions`` plays a seat from Python, one
 call per batch of the games where that seat is to move (a policy with a true
 ``wants_views`` attribute, such as the compiled bots, is called as
-``policy(obs, mask, views=views)`` with the deciding seats' :meth:`views`). A step applies the
+``policy(obs, mask, views=views)`` with the deciding seats' :meth:`views`; the
+attribute is read at every call). A step applies the
 external actions and then plays every other seat until each game awaits an
 external decision again (or is over), so one call advances the whole table.
 
@@ -122,9 +123,7 @@ class GameBatch(BatchReadout):
         lineup = self.options.lineup(players)
         self.policies = self.options.policies
         # structured views are Díszített's; classic canasta's policies read observations
-        self._wants_views = [
-            bool(getattr(p, "wants_views", False)) and rules.family == "rank_groups" for p in self.policies
-        ]
+        self._views_allowed = rules.family == "rank_groups"
         self._pol_views: View | None = None
         prm = self.options.params(players)
         self.rules = rules
@@ -304,7 +303,8 @@ class GameBatch(BatchReadout):
                 if n == 0:
                     continue
                 progress = True
-                if self._wants_views[k]:
+                # read at every call: a policy may swap the agent behind it (training's opponent slots)
+                if self._views_allowed and getattr(policy, "wants_views", False):
                     if self._pol_views is None:  # reused like the observations: valid during the call
                         self._pol_views = new_views(self.batch_size, self.rules.num_players)
                     rows = self._idx[:n]

@@ -1,0 +1,139 @@
+"""A trained policy network as plain NumPy arrays: an agent that needs no PyTorch.
+
+The actor of a trained MaskablePPO model is a small MLP: the observation
+(plus :mod:`agents.count_features` when it was trained with them), hidden
+layers with ``tanh`` and a linear layer of 200 action logits. Exported to
+arrays (:meth:`training.policy.PPOAgent.to_numpy`) it
+
+* ships inside the package (``agents/data/*.npz``, loaded by
+  ``make_agent("ppo")``) without the training extras;
+* plays small batches several times faster than the PyTorch module, which
+  matters where it sits in an opponent seat of self-play training.
+
+Illegal actions get ``-inf`` logits; the agent takes the most likely action
+(``deterministic=True``) or samples the masked softmax (Gumbel-max).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from kanaszta_env import Rules
+from kanaszta_env.encoding import observation_size
+
+from .base import Agent
+from .count_features import count_indices, count_layout
+
+#: file format version of :meth:`NumpyPolicy.save`
+FORMAT = 1
+
+
+class NumpyPolicy(Agent):
+    """Masked inference of an MLP given as weight arrays.
+
+    Args:
+        weights: ``(in, out)`` matrices, one per layer; the last gives the action logits.
+        biases: ``(out,)`` vectors, one per layer.
+        rules: the rules it was trained for (observation layout and count features).
+        count_inputs: whether the count features are appended to the observation.
+        name: the agent's name in tournaments.
+        deterministic: masked argmax (True) or a sample of the masked softmax.
+        seed: seed of the sampling.
+    """
+
+    def __init__(
+        self,
+        weights: list[np.ndarray],
+        biases: list[np.ndarray],
+        rules: Rules,
+        *,
+        count_inputs: bool = True,
+        name: str = "ppo",
+        deterministic: bool = True,
+        seed: int = 0,
+    ) -> None:
+        if len(weights) != len(biases) or not weights:
+            raise ValueError("a NumpyPolicy needs one bias per weight matrix, and at least one layer")
+        self.weights = [np.ascontiguousarray(w, dtype=np.float32) for w in weights]
+        self.biases = [np.ascontiguousarray(b, dtype=np.float32) for b in biases]
+        self.trained_rules = rules
+        self.count_inputs = count_inputs
+        self.obs_size = observation_size(rules)
+        expected = self.obs_size + (count_layout(rules).size if count_inputs else 0)
+        if self.weights[0].shape[0] != expected:
+            raise ValueError(
+                f"the first layer takes {self.weights[0].shape[0]} inputs; these rules' observations "
+                f"{'with count features ' if count_inputs else ''}have {expected}"
+            )
+        self.name = name
+        self.deterministic = deterministic
+        self.seed = seed
+        self._rng = np.random.default_rng(seed)
+
+    def setup(self, rules: Rules) -> None:
+        if observation_size(rules) != self.obs_size or rules.num_players != self.trained_rules.num_players:
+            trained = self.trained_rules
+            raise ValueError(
+                f"{self.name} was trained on {trained.variant} with {trained.num_players} players "
+                f"(observations of {self.obs_size} slots); these rules are {rules.variant} with "
+                f"{rules.num_players} players ({observation_size(rules)} slots)"
+            )
+        self.rules = rules
+
+    def reset(self, n: int) -> None:
+        self._rng = np.random.default_rng(self.seed)
+
+    def logits(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """Masked action logits ``(N, 200)`` (illegal actions at ``-inf``)."""
+        obs = np.asarray(obs, dtype=np.float32)
+        first = self.weights[0]
+        x = obs @ first[: self.obs_size] + self.biases[0]
+        if self.count_inputs:  # the one-hot count inputs select rows of the first layer
+            x += first[self.obs_size :][count_indices(obs, count_layout(self.trained_rules))].sum(axis=1)
+        for w, b in zip(self.weights[1:], self.biases[1:], strict=True):
+            np.tanh(x, out=x)
+            x = x @ w + b
+        return np.where(np.asarray(mask, dtype=np.bool_), x, -np.inf)
+
+    def act(self, obs: np.ndarray, mask: np.ndarray, slots: np.ndarray | None = None) -> np.ndarray:
+        if len(obs) == 0:
+            return np.zeros(0, dtype=np.int64)
+        logits = self.logits(obs, mask)
+        if not self.deterministic:
+            logits = logits + self._rng.gumbel(size=logits.shape).astype(np.float32)
+        return logits.argmax(axis=1).astype(np.int64)
+
+    # --- files --------------------------------------------------------------------------------
+    def save(self, path: str | Path) -> Path:
+        """Write the arrays and the rules to ``path`` (``.npz``)."""
+        path = Path(path)
+        rules = self.trained_rules
+        arrays = {f"w{k}": w for k, w in enumerate(self.weights)}
+        arrays |= {f"b{k}": b for k, b in enumerate(self.biases)}
+        meta = np.array(
+            [FORMAT, len(self.weights), int(self.count_inputs), rules.num_players, rules.max_turns],
+            dtype=np.int64,
+        )
+        np.savez_compressed(path, meta=meta, variant=np.array(rules.variant), **arrays)
+        return path
+
+    @classmethod
+    def load(cls, path: str | Path, **kwargs: object) -> NumpyPolicy:
+        """The policy saved at ``path`` by :meth:`save` (keyword arguments as in the constructor)."""
+        path = Path(path)
+        if not path.is_file():
+            raise FileNotFoundError(f"no policy file at {path}")
+        with np.load(path) as data:
+            if "meta" not in data or int(data["meta"][0]) != FORMAT:
+                raise ValueError(f"{path} is not a policy file of format {FORMAT} (NumpyPolicy.save)")
+            _, layers, counts, players, max_turns = (int(x) for x in data["meta"])
+            rules = Rules(variant=str(data["variant"]), num_players=players, max_turns=max_turns)
+            weights = [data[f"w{k}"] for k in range(layers)]
+            biases = [data[f"b{k}"] for k in range(layers)]
+        kwargs.setdefault("name", f"ppo:{path.stem}")
+        return cls(weights, biases, rules, count_inputs=bool(counts), **kwargs)  # type: ignore[arg-type]
+
+
+__all__ = ["NumpyPolicy"]

@@ -1,0 +1,180 @@
+"""The lean PPO loops compute what sb3-contrib's MaskablePPO computes, and the
+NumPy export of a trained actor plays like the torch module (issue 14, goal 3)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+pytest.importorskip("sb3_contrib")
+
+from sb3_contrib.common.maskable.buffers import MaskableRolloutBuffer
+from stable_baselines3.common.callbacks import BaseCallback
+
+from agents.numpy_policy import NumpyPolicy
+from kanaszta_env import Rules
+from kanaszta_env.encoding import observation_size
+from training.config import TrainConfig, parse_weights
+from training.lean_ppo import LeanMaskablePPO
+from training.opponents import OpponentPool
+from training.policy import PPOAgent
+from training.train import build_env, build_model
+
+
+class _Quiet(BaseCallback):
+    def _on_step(self) -> bool:
+        return True
+
+
+def _collected(steps: int = 32, **overrides: object) -> tuple[LeanMaskablePPO, TrainConfig]:
+    settings = dict(
+        num_envs=8,
+        opponent_slots=2,
+        max_turns=6,
+        net_arch=[32],
+        opponents="random:1,greedy:1",
+        n_steps=steps,
+    )
+    settings.update(overrides)
+    config = TrainConfig(tensorboard=False, progress_bar=False, **settings).validate()  # type: ignore[arg-type]
+    pool = OpponentPool(parse_weights(config.opponents), config.rules(), seed=0)
+    env, _ = build_env(config, pool)
+    model = build_model(config, env, None)
+    assert isinstance(model, LeanMaskablePPO)
+    from stable_baselines3.common.utils import configure_logger
+
+    model.set_logger(configure_logger(verbose=0))
+    callback = _Quiet()
+    model._setup_learn(total_timesteps=10**6, callback=None)
+    callback.init_callback(model)
+    assert model.collect_rollouts(model.env, callback, model.rollout_buffer, n_rollout_steps=steps)
+    return model, config
+
+
+def test_collection_records_the_policy_and_sb3s_advantages() -> None:
+    model, config = _collected()
+    r = model.rollout
+    steps, n = r["action"].shape
+    assert r["obs"].shape == (steps, n, observation_size(config.rules()))
+    flat_mask = r["mask"].flatten(0, 1)
+    assert flat_mask[torch.arange(steps * n), r["action"].flatten()].all()  # sampled actions are legal
+    assert r["done"].sum() > 0  # hands of 6 turns end inside 32 steps of 8 games
+    with torch.no_grad():  # log-probabilities and values are MaskablePPO's own
+        obs = r["obs"].flatten(0, 1)
+        dist = model.policy.get_distribution(obs, action_masks=flat_mask.numpy())
+        logp = dist.log_prob(r["action"].flatten())
+        values = model.policy.predict_values(obs).squeeze(1)
+    torch.testing.assert_close(r["logp"].flatten(), logp, atol=1e-5, rtol=1e-5)
+    torch.testing.assert_close(r["value"].flatten(), values, atol=1e-5, rtol=1e-5)
+
+    # GAE: sb3's buffer fed the same rewards, values and episode starts gives the same advantages
+    buffer = MaskableRolloutBuffer(
+        steps,
+        model.observation_space,
+        model.action_space,
+        gamma=model.gamma,
+        gae_lambda=model.gae_lambda,
+        n_envs=n,
+    )
+    starts = np.zeros((steps, n), dtype=np.float32)
+    starts[1:] = r["done"][:-1].numpy()
+    for t in range(steps):
+        buffer.add(
+            r["obs"][t].numpy(),
+            r["action"][t].numpy()[:, None],
+            r["reward"][t].numpy(),
+            starts[t],
+            r["value"][t],
+            r["logp"][t],
+            action_masks=r["mask"][t].numpy(),
+        )
+    last_values = model._values(model._last_obs)
+    buffer.compute_returns_and_advantage(last_values, np.asarray(model._last_episode_starts))
+    np.testing.assert_allclose(r["advantage"].numpy(), buffer.advantages, atol=1e-4, rtol=1e-4)
+    np.testing.assert_allclose(r["return"].numpy(), buffer.returns, atol=1e-4, rtol=1e-4)
+
+
+def test_loss_terms_are_maskableppos() -> None:
+    model, _ = _collected()
+    flat = {k: v.flatten(0, 1) for k, v in model.rollout.items()}
+    flat["logp"] = flat["logp"] + 0.1 * torch.randn_like(flat["logp"])  # ratios away from 1
+    clip = 0.2
+    terms = model.losses(flat, clip)
+    values, log_prob, entropy = model.policy.evaluate_actions(
+        flat["obs"], flat["action"], action_masks=flat["mask"].numpy()
+    )
+    adv = flat["advantage"]
+    adv = (adv - adv.mean()) / (adv.std() + 1e-8)
+    ratio = torch.exp(log_prob - flat["logp"])
+    pg = -torch.min(adv * ratio, adv * torch.clamp(ratio, 1 - clip, 1 + clip)).mean()
+    torch.testing.assert_close(terms["pg"], pg, atol=1e-5, rtol=1e-4)
+    torch.testing.assert_close(terms["vf"], torch.nn.functional.mse_loss(flat["return"], values.flatten()))
+    torch.testing.assert_close(terms["ent"], -entropy.mean(), atol=1e-5, rtol=1e-4)
+    assert 0.0 < float(terms["clip"]) < 1.0
+
+
+def test_update_moves_the_network_and_keeps_it_finite() -> None:
+    model, _ = _collected(n_epochs=2, batch_size=64)
+    before = [p.detach().clone() for p in model.policy.parameters()]
+    model.train()
+    after = list(model.policy.parameters())
+    assert all(torch.isfinite(p).all() for p in after)  # masked logits never give NaN gradients
+    assert any(not torch.equal(a, b) for a, b in zip(after, before, strict=True))
+    assert model.logger.name_to_value["train/clip_range"] == pytest.approx(0.2)
+    # a second rollout samples from the updated network (it would fail on NaN probabilities)
+    callback = _Quiet()
+    callback.init_callback(model)
+    assert model.collect_rollouts(model.env, callback, model.rollout_buffer, n_rollout_steps=4)
+
+
+def test_target_kl_stops_the_update_before_a_step() -> None:
+    model, _ = _collected(target_kl=1e-12)
+    model.rollout["logp"] += 0.5  # every ratio far from 1: the first minibatch's KL is past the bound
+    before = [p.detach().clone() for p in model.policy.parameters()]
+    model.train()
+    assert all(torch.equal(a, b) for a, b in zip(model.policy.parameters(), before, strict=True))
+
+
+def test_checkpoints_leave_the_rollout_out_and_load_as_maskableppo(tmp_path) -> None:
+    from sb3_contrib import MaskablePPO
+
+    model, _ = _collected()
+    model.save(tmp_path / "m.zip")
+    assert (tmp_path / "m.zip").stat().st_size < 2_000_000  # the rollout tensors would be ~1 MB per step
+    loaded = MaskablePPO.load(tmp_path / "m.zip", device="cpu")
+    for a, b in zip(loaded.policy.parameters(), model.policy.parameters(), strict=True):
+        assert torch.equal(a, b)
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(num_players=3), Rules(variant="pl", num_players=4)])
+def test_numpy_export_plays_like_the_torch_actor(rules: Rules, tmp_path) -> None:
+    model, config = _collected(num_players=rules.num_players, variant=rules.variant, net_arch=[24, 16])
+    torch_agent = PPOAgent.from_sb3(model.policy, "x")
+    exported = torch_agent.to_numpy()
+    obs, mask = model.rollout["obs"].flatten(0, 1).numpy(), model.rollout["mask"].flatten(0, 1).numpy()
+    expected = torch_agent.logits(obs, mask).numpy()
+    got = exported.logits(obs, mask)
+    np.testing.assert_array_equal(np.isfinite(got), mask)
+    np.testing.assert_allclose(got[mask], expected[mask], atol=1e-4, rtol=1e-4)
+    np.testing.assert_array_equal(exported.act(obs, mask), torch_agent.act(obs, mask))
+    path = exported.save(tmp_path / "policy.npz")
+    loaded = NumpyPolicy.load(path)
+    assert loaded.trained_rules == config.rules() and loaded.name == "ppo:policy"
+    np.testing.assert_array_equal(loaded.logits(obs, mask), got)
+    sampler = NumpyPolicy.load(path, deterministic=False, seed=5)
+    picks = sampler.act(obs, mask)
+    assert mask[np.arange(len(picks)), picks].all()
+    with pytest.raises(ValueError, match="trained on"):
+        loaded.setup(Rules(variant=rules.variant, num_players=3 if rules.num_players != 3 else 2))
+
+
+def test_numpy_policy_refuses_bad_files_and_shapes(tmp_path) -> None:
+    with pytest.raises(FileNotFoundError, match="no policy file"):
+        NumpyPolicy.load(tmp_path / "missing.npz")
+    np.savez(tmp_path / "other.npz", x=np.zeros(3))
+    with pytest.raises(ValueError, match="not a policy file"):
+        NumpyPolicy.load(tmp_path / "other.npz")
+    rules = Rules()
+    with pytest.raises(ValueError, match="first layer takes 10 inputs"):
+        NumpyPolicy([np.zeros((10, 200))], [np.zeros(200)], rules)

@@ -1,0 +1,264 @@
+"""MaskablePPO with lean rollout collection and update loops.
+
+sb3-contrib's loops are general: every step builds a masked distribution
+object, copies observations through a dict-aware rollout buffer and asks the
+VecEnv for masks row by row; every minibatch rebuilds distributions three
+times. On this game (200 actions, observations of about a thousand slots,
+128 games stepped together) that bookkeeping costs more than the network.
+
+:class:`LeanMaskablePPO` keeps everything else of ``MaskablePPO`` — the
+network (``MaskableActorCriticPolicy``), ``learn()``, callbacks, logging,
+``save``/``load`` (a lean run's checkpoint is an ordinary MaskablePPO
+``.zip``) — and replaces the two loops:
+
+* **collection** writes observations, masks, actions, log-probabilities and
+  values into tensors allocated once; the policy is evaluated once per step
+  on all games (masked logits, a categorical sample, the value), and the
+  masks come from the environment in one array;
+* **update** computes the masked log-softmax once per minibatch and derives
+  the probability ratio, the entropy and the KL estimate from it.
+
+The algorithm is unchanged: the same clipped objective, GAE, advantage
+normalisation per minibatch, value loss, entropy bonus, gradient clipping
+and ``target_kl`` early stop as MaskablePPO (``benchmarks/bench_training.py``
+runs both side by side). ``update_threads`` lets the update use more PyTorch
+threads than collection: the update's large matrix products use a second
+core well, collection's small ones do not.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import torch
+from sb3_contrib import MaskablePPO
+from stable_baselines3.common.callbacks import BaseCallback
+from stable_baselines3.common.utils import explained_variance
+from stable_baselines3.common.vec_env import VecEnv
+from torch.nn import functional as F
+
+#: logit of an illegal action: finite, so that 0 * log p stays 0 in the entropy and its gradient
+#: (with -inf the gradient through the masked entries would be NaN), yet exp() of it is exactly 0
+MASKED = -1e8
+
+
+class LeanMaskablePPO(MaskablePPO):
+    """``MaskablePPO`` with the lean loops of this module (see its docstring).
+
+    Extra keyword argument: ``update_threads`` (PyTorch threads of the update;
+    0 keeps the current setting).
+    """
+
+    def __init__(self, *args: Any, update_threads: int = 0, **kwargs: Any) -> None:
+        self.update_threads = update_threads
+        super().__init__(*args, **kwargs)
+        self._lean: dict[str, torch.Tensor] = {}
+
+    def _excluded_save_params(self) -> list[str]:
+        return [*super()._excluded_save_params(), "_lean"]  # rollout tensors stay out of checkpoints
+
+    # --- the policy, evaluated without distribution objects -------------------------------
+    def _heads(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """Raw action logits ``(N, A)`` and values ``(N,)`` of the current network."""
+        policy = self.policy
+        features = policy.extract_features(obs)
+        if policy.share_features_extractor:
+            latent_pi, latent_vf = policy.mlp_extractor(features)
+        else:
+            latent_pi = policy.mlp_extractor.forward_actor(features[0])
+            latent_vf = policy.mlp_extractor.forward_critic(features[1])
+        return policy.action_net(latent_pi), policy.value_net(latent_vf).squeeze(1)
+
+    def _values(self, obs: np.ndarray) -> torch.Tensor:
+        with torch.no_grad():
+            return self._heads(torch.as_tensor(obs, dtype=torch.float32))[1]
+
+    # --- collection -------------------------------------------------------------------------
+    def _buffers(self, steps: int, n: int, obs_size: int, actions: int) -> dict[str, torch.Tensor]:
+        shape = (steps, n)
+        want = {
+            "obs": (torch.float32, (*shape, obs_size)),
+            "mask": (torch.bool, (*shape, actions)),
+            "action": (torch.int64, shape),
+            "logp": (torch.float32, shape),
+            "value": (torch.float32, shape),
+            "reward": (torch.float32, shape),
+            "done": (torch.float32, shape),
+        }
+        have = self._lean
+        if any(k not in have or tuple(have[k].shape) != s for k, (_, s) in want.items()):
+            self._lean = {k: torch.empty(s, dtype=d) for k, (d, s) in want.items()}
+        return self._lean
+
+    def collect_rollouts(  # type: ignore[override]
+        self,
+        env: VecEnv,
+        callback: BaseCallback,
+        rollout_buffer: Any,
+        n_rollout_steps: int,
+        use_masking: bool = True,
+    ) -> bool:
+        """Play ``n_rollout_steps`` steps of every game into the preallocated tensors."""
+        assert self._last_obs is not None, "no previous observation was provided"
+        if not use_masking:
+            raise ValueError("LeanMaskablePPO always uses the action masks")
+        masks_of = env.unwrapped.action_masks  # the innermost VecEnv gives all rows at once
+        self.policy.set_training_mode(False)
+        n = env.num_envs
+        buf = self._buffers(n_rollout_steps, n, int(self._last_obs.shape[1]), int(self.action_space.n))
+        callback.on_rollout_start()
+        new_obs, dones = self._last_obs, self._last_episode_starts
+        for t in range(n_rollout_steps):
+            obs = torch.as_tensor(self._last_obs, dtype=torch.float32)
+            mask = torch.as_tensor(masks_of(), dtype=torch.bool)
+            with torch.no_grad():
+                logits, values = self._heads(obs)
+                logp_all = torch.log_softmax(logits.masked_fill(~mask, MASKED), dim=1)
+                action = torch.multinomial(logp_all.exp(), 1).squeeze(1)
+            buf["obs"][t] = obs
+            buf["mask"][t] = mask
+            buf["action"][t] = action
+            buf["logp"][t] = logp_all.gather(1, action[:, None]).squeeze(1)
+            buf["value"][t] = values
+            new_obs, rewards, dones, infos = env.step(action.numpy())
+            self.num_timesteps += n
+            callback.update_locals(locals())
+            if not callback.on_step():
+                return False
+            self._update_info_buffer(infos, dones)
+            rewards = np.asarray(rewards, dtype=np.float32)
+            self._bootstrap_truncations(rewards, dones, infos)
+            buf["reward"][t] = torch.from_numpy(rewards)
+            buf["done"][t] = torch.from_numpy(np.asarray(dones, dtype=np.float32))
+            self._last_obs, self._last_episode_starts = new_obs, dones
+        self._advantages(self._values(new_obs))
+        callback.update_locals(locals())
+        callback.on_rollout_end()
+        return True
+
+    def _bootstrap_truncations(self, rewards: np.ndarray, dones: np.ndarray, infos: list[dict]) -> None:
+        """A hand cut by a time limit gets its last state's value, as MaskablePPO does."""
+        rows = [
+            i
+            for i in np.flatnonzero(dones)
+            if infos[i].get("TimeLimit.truncated", False) and infos[i].get("terminal_observation") is not None
+        ]
+        if rows:
+            terminal = np.stack([infos[i]["terminal_observation"] for i in rows])
+            rewards[rows] += self.gamma * self._values(terminal).numpy()
+
+    @property
+    def rollout(self) -> dict[str, torch.Tensor]:
+        """The last rollout's tensors ``(n_steps, n_envs, ...)``: obs, mask, action, logp, value,
+        reward, done (the hand ended at that step), advantage, return."""
+        return self._lean
+
+    def _advantages(self, last_values: torch.Tensor) -> None:
+        """GAE(lambda) over the rollout (``done[t]``: the hand ended at step ``t``)."""
+        buf = self._lean
+        steps = buf["reward"].shape[0]
+        adv = torch.zeros_like(buf["reward"])
+        running = torch.zeros_like(last_values)
+        next_value = last_values
+        for t in range(steps - 1, -1, -1):
+            live = 1.0 - buf["done"][t]
+            delta = buf["reward"][t] + self.gamma * next_value * live - buf["value"][t]
+            running = delta + self.gamma * self.gae_lambda * live * running
+            adv[t] = running
+            next_value = buf["value"][t]
+        buf["advantage"] = adv
+        buf["return"] = adv + buf["value"]
+
+    # --- update ------------------------------------------------------------------------------
+    def train(self) -> None:
+        """PPO epochs over the collected rollout (the clipped objective of MaskablePPO)."""
+        previous = torch.get_num_threads()
+        if self.update_threads > 0:
+            torch.set_num_threads(self.update_threads)
+        try:
+            self._train()
+        finally:
+            torch.set_num_threads(previous)
+
+    def _train(self) -> None:
+        self.policy.set_training_mode(True)
+        self._update_learning_rate(self.policy.optimizer)
+        clip = self.clip_range(self._current_progress_remaining)  # type: ignore[operator]
+        flat = {k: v.flatten(0, 1) for k, v in self._lean.items()}
+        total = flat["action"].shape[0]
+        logs: dict[str, list[float]] = {k: [] for k in ("pg", "vf", "ent", "clip", "kl", "stopped")}
+        continue_training = True
+        for _ in range(self.n_epochs):
+            for idx in torch.randperm(total).split(self.batch_size):
+                stats = self._minibatch({k: v[idx] for k, v in flat.items()}, clip)
+                for k, v in stats.items():
+                    logs[k].append(v)
+                if stats["stopped"]:
+                    continue_training = False
+                    if self.verbose >= 1:
+                        print(f"Early stopping because of reaching max kl: {stats['kl']:.2f}")
+                    break
+            self._n_updates += 1
+            if not continue_training:
+                break
+        self._record(logs, flat, clip)
+
+    def _minibatch(self, batch: dict[str, torch.Tensor], clip: float) -> dict[str, float]:
+        """One gradient step on a minibatch (none past ``target_kl``, as in MaskablePPO); its loss
+        terms and statistics, ``stopped`` 1.0 when the KL estimate stopped the update."""
+        terms = self.losses(batch, clip)
+        stats = {k: float(v.detach()) for k, v in terms.items()}
+        stats["stopped"] = float(self.target_kl is not None and stats["kl"] > 1.5 * self.target_kl)
+        if stats["stopped"]:
+            return stats
+        loss = terms["pg"] + self.ent_coef * terms["ent"] + self.vf_coef * terms["vf"]
+        self.policy.optimizer.zero_grad()
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(self.policy.parameters(), self.max_grad_norm)
+        self.policy.optimizer.step()
+        return stats
+
+    def losses(self, batch: dict[str, torch.Tensor], clip: float) -> dict[str, torch.Tensor]:
+        """PPO's loss terms on ``batch`` (keys as the rollout tensors, flattened): ``pg`` (clipped
+        surrogate), ``vf`` (value MSE), ``ent`` (minus the masked entropy), and ``clip``/``kl`` (the
+        clipped share and the KL estimate, without gradient)."""
+        logits, values = self._heads(batch["obs"])
+        logp_all = torch.log_softmax(logits.masked_fill(~batch["mask"], MASKED), dim=1)
+        logp = logp_all.gather(1, batch["action"][:, None]).squeeze(1)
+        entropy = -(logp_all.exp() * logp_all).sum(1)  # masked entries: 0 * (about -1e8) = 0
+        adv = batch["advantage"]
+        if self.normalize_advantage and len(adv) > 1:
+            adv = (adv - adv.mean()) / (adv.std() + 1e-8)
+        log_ratio = logp - batch["logp"]
+        ratio = torch.exp(log_ratio)
+        pg_loss = -torch.min(adv * ratio, adv * torch.clamp(ratio, 1 - clip, 1 + clip)).mean()
+        if self.clip_range_vf is not None:
+            clip_vf = self.clip_range_vf(self._current_progress_remaining)  # type: ignore[operator]
+            values = batch["value"] + torch.clamp(values - batch["value"], -clip_vf, clip_vf)
+        with torch.no_grad():
+            kl = ((ratio - 1) - log_ratio).mean()
+            clipped = (torch.abs(ratio - 1) > clip).float().mean()
+        return {
+            "pg": pg_loss,
+            "vf": F.mse_loss(batch["return"], values),
+            "ent": -entropy.mean(),
+            "clip": clipped,
+            "kl": kl,
+        }
+
+    def _record(self, logs: dict[str, list[float]], flat: dict[str, torch.Tensor], clip: float) -> None:
+        """The same ``train/`` keys as MaskablePPO."""
+        explained = explained_variance(flat["value"].numpy(), flat["return"].numpy())
+        record = self.logger.record
+        record("train/entropy_loss", float(np.mean(logs["ent"])))
+        record("train/policy_gradient_loss", float(np.mean(logs["pg"])))
+        record("train/value_loss", float(np.mean(logs["vf"])))
+        record("train/approx_kl", float(np.mean(logs["kl"])))
+        record("train/clip_fraction", float(np.mean(logs["clip"])))
+        record("train/explained_variance", float(explained))
+        record("train/n_updates", self._n_updates, exclude="tensorboard")
+        record("train/clip_range", clip)
+
+
+__all__ = ["LeanMaskablePPO"]
