@@ -1,5 +1,6 @@
-"""Agents by name: ``"greedy"``, ``"search:samples=24,horizon=8"``, a path to
-a trained policy checkpoint, or ``"rllib:PATH"`` (an RLlib checkpoint folder)."""
+"""Agents by name: ``"greedy"``, ``"search:samples=24,horizon=8"``, ``"ppo"`` (the
+trained policy shipped with the package), a path to a trained policy checkpoint
+(``.zip`` or exported ``.npz``), or ``"rllib:PATH"`` (an RLlib checkpoint folder)."""
 
 from __future__ import annotations
 
@@ -12,11 +13,15 @@ from .classic_bots import ClassicGreedyBot, ClassicHeuristicBot
 from .classic_search import ClassicSearchBot
 from .greedy import GreedyBot
 from .heuristic import DEFAULT_PARAMS, HeuristicBot
+from .numpy_policy import NumpyPolicy
 from .random_bot import RandomBot
 from .search import SearchBot
 from .turkish_bots import TurkishGreedyBot, TurkishHeuristicBot
 
-BOT_NAMES = ("random", "greedy", "heuristic", "search")
+BOT_NAMES = ("random", "greedy", "heuristic", "search", "ppo")
+#: the policy ``make_agent("ppo")`` loads: trained by ``kanaszta train --config training/shipped.toml``
+#: and exported with ``kanaszta export`` (see ``docs/results/ppo.md``)
+SHIPPED_POLICY = Path(__file__).parent / "data" / "ppo.npz"
 RLLIB_PREFIX = "rllib:"  # make_agent("rllib:runs/x/final"): an RLlib checkpoint folder
 _SEARCH_OPTIONS = {"samples": int, "horizon": int, "max_discards": int, "hand_weight": float, "prior": float,
                    "modes": int, "z": float, "seed": int}  # fmt: skip
@@ -55,8 +60,12 @@ def make_agent(spec: str, rules: Rules | None = None, seed: int = 0) -> Agent:
     * ``random``, ``greedy``, ``heuristic``, ``search`` — the bots, optionally with
       options after a colon: ``heuristic:min_left=8``, ``search:samples=24,horizon=8``
       (``HeuristicBot`` weights, ``SearchBot`` arguments);
+    * ``ppo`` — the trained policy shipped with the package (Díszített kanaszta, two
+      players; NumPy only, no PyTorch needed), played greedily; ``ppo:sample=1`` samples
+      its masked softmax instead;
     * a path to a ``.zip`` checkpoint of a maskable PPO policy
-      (``sb3_contrib.MaskablePPO``), played greedily;
+      (``sb3_contrib.MaskablePPO``) or to a policy exported as ``.npz``
+      (:class:`~agents.numpy_policy.NumpyPolicy`), played greedily;
     * ``rllib:PATH``, a checkpoint folder of ``kanaszta train --backend rllib``
       (:mod:`agents.rllib_checkpoint`, needs ``ray[rllib]``), played greedily.
 
@@ -69,6 +78,8 @@ def make_agent(spec: str, rules: Rules | None = None, seed: int = 0) -> Agent:
         return load_rllib_checkpoint(spec[len(RLLIB_PREFIX) :], name=spec)
     head, _, rest = spec.partition(":")
     opts = _options(rest, spec)
+    if head == "ppo":
+        return _shipped_policy(opts, rules, seed, spec)
     if head in BOT_NAMES and rules.partnerships:
         return _partnership_bot(head, opts, rules, seed, spec)
     if head in BOT_NAMES:
@@ -91,14 +102,29 @@ def make_agent(spec: str, rules: Rules | None = None, seed: int = 0) -> Agent:
         agent.name = spec
         return agent
     path = Path(spec)
-    if path.suffix == ".zip":
+    if path.suffix in (".zip", ".npz"):
         if not path.is_file():
             raise ValueError(f"no checkpoint at {spec!r}")
-        return load_checkpoint(path)
+        return load_checkpoint(path) if path.suffix == ".zip" else NumpyPolicy.load(path, name=spec)
     raise ValueError(
         f"unknown agent {spec!r}: use one of {', '.join(BOT_NAMES)} (with options as name:key=value,...) "
-        "or a path to a .zip checkpoint, or rllib:PATH (an RLlib checkpoint folder)"
+        "or a path to a .zip checkpoint or an exported .npz policy, or rllib:PATH (an RLlib checkpoint folder)"
     )
+
+
+def _shipped_policy(opts: dict[str, str], rules: Rules, seed: int, spec: str) -> Agent:
+    """The trained policy shipped with the package, checked against ``rules``."""
+    sample = bool(_typed("ppo", opts, {"sample": int}, spec).get("sample", 0))
+    agent = NumpyPolicy.load(SHIPPED_POLICY, name=spec, deterministic=not sample, seed=seed)
+    trained = agent.trained_rules
+    if (rules.variant, rules.num_players) != (trained.variant, trained.num_players):
+        raise ValueError(
+            f"the shipped ppo agent plays {trained.spec.title} ({trained.variant}) with "
+            f"{trained.num_players} players; for {rules.spec.title} ({rules.variant}) with "
+            f"{rules.num_players} players train one (kanaszta train) and pass its checkpoint"
+        )
+    agent.setup(rules)
+    return agent
 
 
 _CLASSIC_HEURISTIC_OPTIONS = {"answer_limit": float, "ask_partner_cards": int}

@@ -37,6 +37,7 @@ from typing import Any, NoReturn
 _PROVIDERS = {
     "train": "training.cli",
     "eval": "training.cli",
+    "export": "training.cli",
     "tournament": "agents.cli",
     "play": "agents.cli",
     "watch": "agents.cli",

@@ -1,4 +1,4 @@
-"""Command line of the training layer: ``kanaszta train`` and ``kanaszta eval``.
+"""Command line of the training layer: ``kanaszta train``, ``kanaszta eval`` and ``kanaszta export``.
 
 ``kanaszta_env.cli`` calls :func:`add_parser` with its subparsers; the same
 commands run standalone as ``python -m training.cli train …``.
@@ -36,8 +36,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     ev.add_argument(
         "checkpoints",
         nargs="+",
-        help="MaskablePPO checkpoints (.zip) written by `kanaszta train`, or rllib:FOLDER "
-        "(a checkpoint of `kanaszta train --backend rllib`)",
+        help="MaskablePPO checkpoints (.zip) written by `kanaszta train`, policies exported by "
+        "`kanaszta export` (.npz), or rllib:FOLDER (a checkpoint of `kanaszta train --backend rllib`)",
     )
     ev.add_argument(
         "--bots", default="random,greedy,heuristic", help="comma-separated bot names (default: %(default)s)"
@@ -60,12 +60,24 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "--stochastic", action="store_true", help="sample the agents' actions instead of the argmax"
     )
     ev.set_defaults(func=run)
+    ex = subparsers.add_parser(
+        "export",
+        help="export a checkpoint's policy to NumPy arrays (.npz)",
+        description="Write the actor of a MaskablePPO checkpoint as NumPy arrays: an agent that loads "
+        "without PyTorch (make_agent('FILE.npz'), kanaszta play --opponent FILE.npz); "
+        "--out agents/data/ppo.npz replaces the policy shipped as the ppo bot.",
+    )
+    ex.add_argument("checkpoint", help="a MaskablePPO checkpoint (.zip) written by `kanaszta train`")
+    ex.add_argument("--out", default=None, help="the .npz file to write (default: the checkpoint's name)")
+    ex.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Run the ``train`` or ``eval`` command of parsed ``args``."""
     if args.command == "train" and getattr(args, "backend", "local") == "rllib":
         return run_rllib(args)
+    if args.command == "export":
+        return run_export(args)
     if args.command == "train":
         config = parse_config(args)  # validated before the heavy imports and before anything is written
         from .train import summary, train
@@ -75,6 +87,31 @@ def run(args: argparse.Namespace) -> int:
     from .evaluate import run_eval
 
     return run_eval(args)
+
+
+def run_export(args: argparse.Namespace) -> int:
+    """``kanaszta export CHECKPOINT [--out FILE]``: the checkpoint's actor as a NumPy policy."""
+    from pathlib import Path
+
+    from kanaszta_env.cli import UsageError
+
+    from .policy import load_policy
+
+    source = Path(args.checkpoint)
+    if source.suffix != ".zip" or not source.is_file():
+        raise UsageError(f"no MaskablePPO checkpoint (.zip) at {args.checkpoint!r}")
+    out = Path(args.out) if args.out else source.with_suffix(".npz")
+    if out.suffix != ".npz":
+        raise UsageError(f"--out must name a .npz file, got {args.out!r}")
+    policy = load_policy(source).to_numpy(name=out.stem)
+    policy.save(out)
+    rules = policy.trained_rules
+    shapes = " -> ".join(str(w.shape[1]) for w in policy.weights)
+    print(
+        f"wrote {out} ({out.stat().st_size / 1e6:.2f} MB): {rules.spec.title} ({rules.variant}), "
+        f"{rules.num_players} players, {policy.weights[0].shape[0]} inputs -> {shapes}"
+    )
+    return 0
 
 
 def run_rllib(args: argparse.Namespace) -> int:

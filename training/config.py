@@ -109,8 +109,8 @@ class TrainConfig:
     trainer: str = "lean"
     """PPO loops: lean (preallocated tensors, masked logits, training.lean_ppo) or sb3 (sb3-contrib's
     MaskablePPO loops); both write the same MaskablePPO checkpoints"""
-    update_threads: int = 2
-    """PyTorch threads of the PPO update with the lean trainer (its large products use a second core)"""
+    update_threads: int = 1
+    """PyTorch threads of the PPO update with the lean trainer (2 helps on an idle 2-core machine only)"""
     n_steps: int = 128
     """rollout length per game: each update uses num_envs * n_steps decisions"""
     batch_size: int = 4096
@@ -184,8 +184,8 @@ class TrainConfig:
             value = getattr(self, name)
             if not check_int(value, minimum, even):
                 raise ValueError(f"{name} must be {int_requirement(minimum, even)}, got {value!r}")
-        if self.trainer not in TRAINERS:
-            raise ValueError(f"trainer must be one of {', '.join(TRAINERS)}, got {self.trainer!r}")
+        if self.trainer not in ("lean", "sb3"):
+            raise ValueError(f"trainer must be lean or sb3, got {self.trainer!r}")
         if self.max_minutes < 0:
             raise ValueError(f"max_minutes must be non-negative (0: no limit), got {self.max_minutes}")
         if self.opponent_slots > self.num_envs:
@@ -235,9 +235,6 @@ class TrainConfig:
         """Plain JSON-able values."""
         return dataclasses.asdict(self)
 
-
-#: the PPO loops ``--trainer`` chooses between
-TRAINERS = ("lean", "sb3")
 
 #: integer fields with their least value and whether they must be even (duplicate evaluations
 #: play every deal twice); the flags check them at parse time, :meth:`TrainConfig.validate` again

@@ -108,29 +108,36 @@ def write_report(
     return report
 
 
-def plot_learning_curve(history: Sequence[dict], path: Path) -> None:
-    """Score difference (with 95 % intervals) and win rate against each bot over training steps."""
+def plot_learning_curve(history: Sequence[dict], path: Path, title: str = "") -> None:
+    """Score difference (with 95 % intervals) against each bot over learner decisions and over
+    wall time (minutes of training, a resumed run counting on), and the win rate."""
     from matplotlib.figure import Figure  # no pyplot: the caller's backend stays as it is
 
-    fig = Figure(figsize=(11, 4))
-    ax1, ax2 = fig.subplots(1, 2)
+    fig = Figure(figsize=(15, 4))
+    ax1, ax2, ax3 = fig.subplots(1, 3)
     for bot in dict.fromkeys(r["bot"] for r in history):
         rows = [r for r in history if r["bot"] == bot]
-        steps = np.array([r["step"] for r in rows])
         mean = np.array([r["mean_diff"] for r in rows])
         lo = np.array([r["diff_ci"][0] for r in rows])
         hi = np.array([r["diff_ci"][1] for r in rows])
-        ax1.plot(steps, mean, marker="o", label=f"vs {bot}")
-        ax1.fill_between(steps, lo, hi, alpha=0.2)
-        ax2.plot(steps, [r["win_rate"] for r in rows], marker="o", label=f"vs {bot}")
-    ax1.axhline(0, color="grey", lw=0.8)
-    ax1.set(
-        xlabel="learner decisions", ylabel="mean hand-score difference", title="score difference (95% CI)"
-    )
-    ax2.set(xlabel="learner decisions", ylabel="share of hands won", title="win rate", ylim=(0, 1))
-    for ax in (ax1, ax2):
+        for ax, x in (
+            (ax1, np.array([r["step"] for r in rows])),
+            (ax2, np.array([r.get("minutes", np.nan) for r in rows])),
+        ):
+            ax.plot(x, mean, marker="o", ms=3, label=f"vs {bot}")
+            ax.fill_between(x, lo, hi, alpha=0.2)
+        ax3.plot(
+            [r["step"] for r in rows], [r["win_rate"] for r in rows], marker="o", ms=3, label=f"vs {bot}"
+        )
+    for ax, xlabel in ((ax1, "learner decisions"), (ax2, "wall time of training (minutes)")):
+        ax.axhline(0, color="grey", lw=0.8)
+        ax.set(xlabel=xlabel, ylabel="mean hand-score difference", title="score difference (95% CI)")
+    ax3.set(xlabel="learner decisions", ylabel="share of hands won", title="win rate", ylim=(0, 1))
+    for ax in (ax1, ax2, ax3):
         ax.legend()
         ax.grid(alpha=0.3)
+    if title:
+        fig.suptitle(title)
     fig.tight_layout()
     fig.savefig(path, dpi=100)
 
@@ -138,6 +145,8 @@ def plot_learning_curve(history: Sequence[dict], path: Path) -> None:
 def run_eval(args: argparse.Namespace) -> int:
     """``kanaszta eval``: a round robin of the checkpoints and the bots (duplicate deals,
     :func:`agents.tournament.round_robin`); prints the table and the Elo ratings."""
+    from agents.numpy_policy import NumpyPolicy
+
     from .policy import load_policy
 
     rules = Rules()
@@ -164,6 +173,8 @@ def run_eval(args: argparse.Namespace) -> int:
                 agent = load_rllib_checkpoint(path[len(RLLIB_PREFIX) :], path, not args.stochastic)
             except ValueError as error:
                 raise UsageError(str(error)) from None
+        elif path.endswith(".npz"):  # an exported policy (kanaszta export)
+            agent = NumpyPolicy.load(path, name=path, deterministic=not args.stochastic)
         else:
             agent = load_policy(path, deterministic=not args.stochastic)
         agents[agent.name] = agent

@@ -236,6 +236,7 @@ class EvalCheckpointCallback(BaseCallback):
         self.config, self.run_dir, self.history, self.started = config, run_dir, history, started
         self.next_eval = self.next_ckpt = 0
         self.best_diff = float("-inf")  # best of this run's evaluations (a resumed run starts afresh)
+        self.minutes_before = history[-1].get("minutes", 0.0) if history else 0.0  # a resumed run counts on
 
     def _on_training_start(self) -> None:
         c = self.config
@@ -264,7 +265,7 @@ class EvalCheckpointCallback(BaseCallback):
         rows = evaluate_against_bots(agent, bots, c.eval_rules(), hands=c.eval_hands, seed=c.eval_seed)
         for row in rows:
             row["step"] = model.num_timesteps
-            row["minutes"] = (time.time() - self.started) / 60
+            row["minutes"] = self.minutes_before + (time.time() - self.started) / 60
             self.history.append(row)
             if during_training:
                 self.logger.record(f"eval/{row['bot']}_score_diff", row["mean_diff"])
