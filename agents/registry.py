@@ -108,7 +108,8 @@ def make_agent(spec: str, rules: Rules | None = None, seed: int = 0) -> Agent:
         return load_checkpoint(path) if path.suffix == ".zip" else NumpyPolicy.load(path, name=spec)
     raise ValueError(
         f"unknown agent {spec!r}: use one of {', '.join(BOT_NAMES)} (with options as name:key=value,...) "
-        "or a path to a .zip checkpoint or an exported .npz policy, or rllib:PATH (an RLlib checkpoint folder)"
+        "or a path to a .zip checkpoint or an exported .npz policy, "
+        "or rllib:PATH (an RLlib checkpoint folder)"
     )
 
 
