@@ -149,6 +149,13 @@ def main() -> None:
             f"--{name.replace('_', '-')}", type=int, default=None, help="(default: TrainConfig's)"
         )
     parser.add_argument("--opponents", default=None, help="opponent pool (default: TrainConfig's)")
+    parser.add_argument(
+        "--overlap",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="lean trainer: update in a thread while collecting (default: TrainConfig's; ignored by "
+        "trees without the option)",
+    )
     add_arguments(parser)
     args = parser.parse_args()
     if dispatch(args, figures(args), __file__):

@@ -178,3 +178,39 @@ def test_numpy_policy_refuses_bad_files_and_shapes(tmp_path) -> None:
     rules = Rules()
     with pytest.raises(ValueError, match="first layer takes 10 inputs"):
         NumpyPolicy([np.zeros((10, 200))], [np.zeros(200)], rules)
+
+
+def test_overlap_updates_a_learner_copy_while_the_acting_network_collects(tmp_path) -> None:
+    model, _ = _collected(overlap=True, n_epochs=2, batch_size=64)
+    acting_before = [p.detach().clone() for p in model.policy.parameters()]
+    collected = model.rollout
+    model.train()  # starts the update in a thread and returns
+    assert model._pending is not None and model.rollout is not collected  # the next rollout's tensors
+    callback = _Quiet()
+    callback.init_callback(model)
+    assert model.collect_rollouts(model.env, callback, model.rollout_buffer, n_rollout_steps=8)
+    assert model._pending is None  # taken in at the end of the collection
+    learner = list(model._learner.parameters())
+    acting = list(model.policy.parameters())
+    assert all(torch.equal(a, b) for a, b in zip(acting, learner, strict=True))
+    assert any(not torch.equal(a, b) for a, b in zip(acting, acting_before, strict=True))
+    assert all(torch.isfinite(p).all() for p in acting)
+    model.train()
+    model.save(tmp_path / "m.zip")  # joins the running update first
+    assert model._pending is None
+
+
+def test_overlap_learn_ends_with_the_last_update_taken_in() -> None:
+    model, _ = _collected(overlap=True, n_epochs=1, batch_size=128)
+    model.learn(total_timesteps=3 * 32 * 8, reset_num_timesteps=False)
+    assert model._pending is None and model._n_updates >= 3
+    for a, b in zip(model.policy.parameters(), model._learner.parameters(), strict=True):
+        assert torch.equal(a, b)
+
+
+def test_overlap_update_errors_reach_the_main_thread() -> None:
+    model, _ = _collected(overlap=True)
+    model.rollout["obs"] = model.rollout["obs"][:, :, :10]  # a malformed rollout: the network refuses it
+    model.train()
+    with pytest.raises(RuntimeError):
+        model._join()

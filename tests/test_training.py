@@ -383,3 +383,35 @@ def test_the_rl_extra_installs_what_the_progress_bar_needs():
     from stable_baselines3.common.callbacks import ProgressBarCallback
 
     assert ProgressBarCallback() is not None
+
+
+def test_plot_curves_draws_a_history_over_decisions_and_wall_time(tmp_path: Path) -> None:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "plot_curves", Path(__file__).parents[1] / "scripts/plot_curves.py"
+    )
+    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    rows = [
+        {
+            "bot": bot,
+            "step": step,
+            "minutes": step / 1e5,
+            "mean_diff": d,
+            "diff_ci": [d - 30, d + 30],
+            "win_rate": w,
+        }
+        for bot, d0, w in (("random", 900.0, 0.9), ("heuristic", -200.0, 0.35))
+        for step, d, w in ((0, d0, w), (500_000, d0 + 50, w + 0.02), (1_000_000, d0 + 80, w + 0.03))
+    ]
+    history = tmp_path / "run.json"
+    history.write_text(json.dumps({"title": "a run", "command": "kanaszta train", "history": rows}))
+    png = module.draw(history)
+    assert png == tmp_path / "run.png" and png.stat().st_size > 10_000
+    run = tmp_path / "r"
+    run.mkdir()
+    (run / "history.json").write_text(json.dumps(rows))
+    module.CURVES = tmp_path / "curves"
+    copied = module.add(run, "mine", "", "kanaszta train --x")
+    assert json.loads(copied.read_text())["history"] == rows

@@ -102,15 +102,16 @@ class TrainConfig:
     """passes of supervised learning over the recorded decisions, per round"""
     warm_start_lr: float = 3e-3
     """Adam step size of the supervised fit"""
-    warm_start_threads: int = 2
-    """PyTorch threads of the supervised fit (its large batches use a second core well)"""
+    warm_start_threads: int = 1
+    """PyTorch threads of the supervised fit (2 help on idle cores only; beside a busy job 3.4x slower)"""
 
     # --- PPO -------------------------------------------------------------------------
     trainer: str = "lean"
-    """PPO loops: lean (preallocated tensors, masked logits, training.lean_ppo) or sb3 (sb3-contrib's
-    MaskablePPO loops); both write the same MaskablePPO checkpoints"""
+    """PPO loops: lean (training.lean_ppo) or sb3 (sb3-contrib's); both write MaskablePPO checkpoints"""
     update_threads: int = 1
     """PyTorch threads of the PPO update with the lean trainer (2 helps on an idle 2-core machine only)"""
+    overlap: bool = False
+    """lean trainer: update on rollout k in a thread while collecting k+1 (both cores; one update stale)"""
     n_steps: int = 128
     """rollout length per game: each update uses num_envs * n_steps decisions"""
     batch_size: int = 4096

@@ -22,12 +22,24 @@ The algorithm is unchanged: the same clipped objective, GAE, advantage
 normalisation per minibatch, value loss, entropy bonus, gradient clipping
 and ``target_kl`` early stop as MaskablePPO (``benchmarks/bench_training.py``
 runs both side by side). ``update_threads`` lets the update use more PyTorch
-threads than collection: the update's large matrix products use a second
-core well, collection's small ones do not.
+threads than collection.
+
+``overlap=True`` splits the two cores between collection and update: the
+update of rollout ``k`` runs in a thread on a second copy of the network
+(the learner) while rollout ``k + 1`` is collected with the acting network,
+which then takes the learner's weights. Rollout ``k + 1`` is therefore
+collected by the policy one update behind the one that starts training on it;
+its stored log-probabilities are that older policy's, so the probability
+ratio and its clipping measure the step from the policy that acted, as PPO
+requires. Checkpoints, snapshots and evaluations always see the acting
+network (and its synchronised optimizer state).
 """
 
 from __future__ import annotations
 
+import copy
+import threading
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -50,18 +62,36 @@ class LeanMaskablePPO(MaskablePPO):
     0 keeps the current setting).
     """
 
-    def __init__(self, *args: Any, update_threads: int = 0, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, update_threads: int = 0, overlap: bool = False, **kwargs: Any) -> None:
         self.update_threads = update_threads
+        self.overlap = overlap
         super().__init__(*args, **kwargs)
         self._lean: dict[str, torch.Tensor] = {}
+        self._spare: dict[str, torch.Tensor] = {}  # the other rollout's tensors (overlap)
+        self._learner: Any = None  # the network the overlapped update trains
+        self._pending: threading.Thread | None = None
+        self._outcome: dict[str, Any] = {}
 
     def _excluded_save_params(self) -> list[str]:
-        return [*super()._excluded_save_params(), "_lean"]  # rollout tensors stay out of checkpoints
+        # rollout tensors, the learner copy and the update thread stay out of checkpoints
+        return [*super()._excluded_save_params(), "_lean", "_spare", "_learner", "_pending", "_outcome"]
+
+    def save(self, path: str | Path, *args: Any, **kwargs: Any) -> None:  # type: ignore[override]
+        """Save after any running update has been taken in (the acting network is saved)."""
+        self._join()
+        super().save(path, *args, **kwargs)
+
+    def learn(self, *args: Any, **kwargs: Any) -> LeanMaskablePPO:  # type: ignore[override]
+        try:
+            super().learn(*args, **kwargs)
+        finally:
+            self._join()  # the last rollout's update
+        return self
 
     # --- the policy, evaluated without distribution objects -------------------------------
-    def _heads(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """Raw action logits ``(N, A)`` and values ``(N,)`` of the current network."""
-        policy = self.policy
+    def _heads(self, obs: torch.Tensor, policy: Any = None) -> tuple[torch.Tensor, torch.Tensor]:
+        """Raw action logits ``(N, A)`` and values ``(N,)`` of ``policy`` (default: the acting one)."""
+        policy = policy if policy is not None else self.policy
         features = policy.extract_features(obs)
         if policy.share_features_extractor:
             latent_pi, latent_vf = policy.mlp_extractor(features)
@@ -133,6 +163,7 @@ class LeanMaskablePPO(MaskablePPO):
             buf["done"][t] = torch.from_numpy(np.asarray(dones, dtype=np.float32))
             self._last_obs, self._last_episode_starts = new_obs, dones
         self._advantages(self._values(new_obs))
+        self._join()  # the previous rollout's update (overlap): the acting network takes its weights
         callback.update_locals(locals())
         callback.on_rollout_end()
         return True
@@ -172,58 +203,94 @@ class LeanMaskablePPO(MaskablePPO):
 
     # --- update ------------------------------------------------------------------------------
     def train(self) -> None:
-        """PPO epochs over the collected rollout (the clipped objective of MaskablePPO)."""
-        previous = torch.get_num_threads()
-        if self.update_threads > 0:
-            torch.set_num_threads(self.update_threads)
-        try:
-            self._train()
-        finally:
-            torch.set_num_threads(previous)
-
-    def _train(self) -> None:
-        self.policy.set_training_mode(True)
+        """PPO epochs over the collected rollout (the clipped objective of MaskablePPO); with
+        ``overlap``, started in a thread on the learner network (taken in by :meth:`_join`)."""
         self._update_learning_rate(self.policy.optimizer)
-        clip = self.clip_range(self._current_progress_remaining)  # type: ignore[operator]
-        flat = {k: v.flatten(0, 1) for k, v in self._lean.items()}
+        clip = float(self.clip_range(self._current_progress_remaining))  # type: ignore[operator]
+        if not self.overlap:
+            previous = torch.get_num_threads()
+            if self.update_threads > 0:
+                torch.set_num_threads(self.update_threads)
+            try:
+                logs = self._train(self.policy, self._lean, clip)
+            finally:
+                torch.set_num_threads(previous)
+            self._record(logs, self._lean, clip)
+            return
+        self._join()
+        if self._learner is None:
+            self._learner = copy.deepcopy(self.policy)  # its own parameters and optimizer
+        for group in self._learner.optimizer.param_groups:
+            group["lr"] = self.policy.optimizer.param_groups[0]["lr"]
+        rollout, self._lean = self._lean, self._spare
+        self._outcome = {"rollout": rollout, "clip": clip}
+        self._pending = threading.Thread(target=self._train_in_thread, name="ppo-update", daemon=True)
+        self._pending.start()
+
+    def _train_in_thread(self) -> None:
+        try:
+            self._outcome["logs"] = self._train(
+                self._learner, self._outcome["rollout"], self._outcome["clip"]
+            )
+        except BaseException as error:  # re-raised by _join in the main thread
+            self._outcome["error"] = error
+
+    def _join(self) -> None:
+        """Wait for an overlapped update; copy its network and optimizer state to the acting one."""
+        if self._pending is None:
+            return
+        self._pending.join()
+        self._pending = None
+        outcome, self._outcome = self._outcome, {}
+        self._spare = outcome["rollout"]
+        if "error" in outcome:
+            raise outcome["error"]
+        self.policy.load_state_dict(self._learner.state_dict())
+        self.policy.optimizer.load_state_dict(self._learner.optimizer.state_dict())
+        self._record(outcome["logs"], outcome["rollout"], outcome["clip"])
+
+    def _train(self, policy: Any, rollout: dict[str, torch.Tensor], clip: float) -> dict[str, list[float]]:
+        policy.set_training_mode(True)
+        flat = {k: v.flatten(0, 1) for k, v in rollout.items()}
         total = flat["action"].shape[0]
         logs: dict[str, list[float]] = {k: [] for k in ("pg", "vf", "ent", "clip", "kl", "stopped")}
-        continue_training = True
         for _ in range(self.n_epochs):
+            stopped = False
             for idx in torch.randperm(total).split(self.batch_size):
-                stats = self._minibatch({k: v[idx] for k, v in flat.items()}, clip)
+                stats = self._minibatch(policy, {k: v[idx] for k, v in flat.items()}, clip)
                 for k, v in stats.items():
                     logs[k].append(v)
                 if stats["stopped"]:
-                    continue_training = False
-                    if self.verbose >= 1:
-                        print(f"Early stopping because of reaching max kl: {stats['kl']:.2f}")
+                    stopped = True
                     break
-            self._n_updates += 1
-            if not continue_training:
+            logs.setdefault("epochs", []).append(1.0)
+            if stopped:
                 break
-        self._record(logs, flat, clip)
+        policy.set_training_mode(False)
+        return logs
 
-    def _minibatch(self, batch: dict[str, torch.Tensor], clip: float) -> dict[str, float]:
+    def _minibatch(self, policy: Any, batch: dict[str, torch.Tensor], clip: float) -> dict[str, float]:
         """One gradient step on a minibatch (none past ``target_kl``, as in MaskablePPO); its loss
         terms and statistics, ``stopped`` 1.0 when the KL estimate stopped the update."""
-        terms = self.losses(batch, clip)
+        terms = self.losses(batch, clip, policy)
         stats = {k: float(v.detach()) for k, v in terms.items()}
         stats["stopped"] = float(self.target_kl is not None and stats["kl"] > 1.5 * self.target_kl)
         if stats["stopped"]:
             return stats
         loss = terms["pg"] + self.ent_coef * terms["ent"] + self.vf_coef * terms["vf"]
-        self.policy.optimizer.zero_grad()
+        policy.optimizer.zero_grad()
         loss.backward()
-        torch.nn.utils.clip_grad_norm_(self.policy.parameters(), self.max_grad_norm)
-        self.policy.optimizer.step()
+        torch.nn.utils.clip_grad_norm_(policy.parameters(), self.max_grad_norm)
+        policy.optimizer.step()
         return stats
 
-    def losses(self, batch: dict[str, torch.Tensor], clip: float) -> dict[str, torch.Tensor]:
+    def losses(
+        self, batch: dict[str, torch.Tensor], clip: float, policy: Any = None
+    ) -> dict[str, torch.Tensor]:
         """PPO's loss terms on ``batch`` (keys as the rollout tensors, flattened): ``pg`` (clipped
         surrogate), ``vf`` (value MSE), ``ent`` (minus the masked entropy), and ``clip``/``kl`` (the
         clipped share and the KL estimate, without gradient)."""
-        logits, values = self._heads(batch["obs"])
+        logits, values = self._heads(batch["obs"], policy)
         logp_all = torch.log_softmax(logits.masked_fill(~batch["mask"], MASKED), dim=1)
         logp = logp_all.gather(1, batch["action"][:, None]).squeeze(1)
         entropy = -(logp_all.exp() * logp_all).sum(1)  # masked entries: 0 * (about -1e8) = 0
@@ -247,9 +314,12 @@ class LeanMaskablePPO(MaskablePPO):
             "kl": kl,
         }
 
-    def _record(self, logs: dict[str, list[float]], flat: dict[str, torch.Tensor], clip: float) -> None:
+    def _record(self, logs: dict[str, list[float]], rollout: dict[str, torch.Tensor], clip: float) -> None:
         """The same ``train/`` keys as MaskablePPO."""
-        explained = explained_variance(flat["value"].numpy(), flat["return"].numpy())
+        self._n_updates += len(logs.get("epochs", []))
+        explained = explained_variance(
+            rollout["value"].flatten().numpy(), rollout["return"].flatten().numpy()
+        )
         record = self.logger.record
         record("train/entropy_loss", float(np.mean(logs["ent"])))
         record("train/policy_gradient_loss", float(np.mean(logs["pg"])))

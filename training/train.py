@@ -173,6 +173,7 @@ def build_model(config: TrainConfig, env: VecEnv, tb_dir: str | None) -> Maskabl
     if config.trainer == "lean":
         algorithm = LeanMaskablePPO
         settings["update_threads"] = config.update_threads
+        settings["overlap"] = config.overlap
     if config.resume:
         return algorithm.load(config.resume, env=env, device="cpu", **settings)
     arch = [int(n) for n in config.net_arch]

@@ -113,7 +113,10 @@ class Choices:
     def agent(self, spec: object, rules: Rules, seed: int) -> Agent:
         """A new agent for one seat (a checkpoint's policy is loaded once and shared)."""
         if isinstance(spec, str) and spec in BOT_NAMES:
-            return make_agent(spec, rules, seed=seed)
+            try:
+                return make_agent(spec, rules, seed=seed)
+            except ValueError as error:  # the shipped ppo policy plays one game only
+                raise ChoiceError(str(error)) from None
         if not isinstance(spec, str) or not spec.startswith(CHECKPOINT_PREFIX):
             raise ChoiceError(f"unknown agent {spec!r}: choose one of {list(BOT_NAMES)} or a checkpoint")
         path = inside(self.runs_dir, spec[len(CHECKPOINT_PREFIX) :], (".zip",), "checkpoint")
