@@ -4,14 +4,16 @@ One measured run builds the training VecEnv and the model of the quick-start
 configuration (``TrainConfig()`` of the imported tree: its defaults are its
 code path), adds one learner snapshot to the opponent pool, then times
 
-* collection: ``--rollouts`` rollouts (learner decisions per second, median),
-  with the opponents' moves, the reward shaping and the policy's inference;
-* update: one PPO update of a rollout;
+* ``--rollouts`` rounds of collection and PPO update, as ``learn()`` runs them:
+  collection in learner decisions per second (median; with the opponents'
+  moves, the reward shaping and the policy's inference, and the wait for an
+  overlapped update), and the update's wall time outside collection (all of
+  it, unless the update overlaps the next collection);
 * evaluation: one periodic evaluation (``eval_hands`` hands against each of
   ``eval_bots``), charged per learner decision at the config's ``eval_every``.
 
-and prints learner decisions per second of training overall (the three
-together), of collection alone and of the update alone.
+and prints learner decisions per second of training overall (the rounds'
+wall time and the evaluation's share), and the parts.
 
     python benchmarks/bench_training.py [--rollouts 3] [--repeats 3] [--against REF]
 
@@ -99,24 +101,32 @@ class Trainer:
         return self.timer.times[-1]
 
     def run(self) -> dict[str, float]:
-        """One measured run: collection rate, update and evaluation times, overall rate."""
+        """One measured run: ``rollouts`` rounds of collection and update (an overlapped update is
+        waited for at the end), then one periodic evaluation, charged at ``eval_every``."""
         c = self.config
         samples = c.num_envs * c.n_steps
-        collect_rate = statistics.median(samples / self.collect() for _ in range(self.rollouts))
-        t0 = time.perf_counter()
-        self.model.train()
-        update = time.perf_counter() - t0
+        collect_times, update_times = [], []
+        t_start = time.perf_counter()
+        for _ in range(self.rollouts):
+            collect_times.append(self.collect())
+            t0 = time.perf_counter()
+            self.model.train()
+            update_times.append(time.perf_counter() - t0)
+        join = getattr(self.model, "_join", None)
+        if join is not None:  # the lean trainer's overlapped update of the last rollout
+            join()
+        loop = time.perf_counter() - t_start
         t0 = time.perf_counter()
         agent = _frozen(self.model, "ppo", deterministic=True)
         evaluate_against_bots(
             agent, bot_list(c.eval_bots), c.eval_rules(), hands=c.eval_hands, seed=c.eval_seed
         )
         evaluation = time.perf_counter() - t0
-        per_rollout = samples / collect_rate + update + evaluation * samples / max(c.eval_every, samples)
+        charged = evaluation * samples * self.rollouts / max(c.eval_every, samples)
         self.last = {
-            "overall": samples / per_rollout,
-            "collect": collect_rate,
-            "update": samples / update,
+            "overall": samples * self.rollouts / (loop + charged),
+            "collect": samples / statistics.median(collect_times),
+            "update": statistics.median(update_times),
             "evaluation": evaluation,
         }
         return self.last
@@ -135,7 +145,7 @@ def figures(args: argparse.Namespace) -> Figures:
     return {
         "overall": ("training overall, learner decisions/s", lambda: measure("overall")),
         "collect": ("collection, learner decisions/s", lambda: measure("collect")),
-        "update": ("PPO update, learner decisions/s", lambda: measure("update")),
+        "update": ("PPO update outside collection, s/rollout", lambda: measure("update")),
         "evaluation": ("one periodic evaluation, seconds", lambda: measure("evaluation")),
     }
 

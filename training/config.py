@@ -110,7 +110,7 @@ class TrainConfig:
     """PPO loops: lean (training.lean_ppo) or sb3 (sb3-contrib's); both write MaskablePPO checkpoints"""
     update_threads: int = 1
     """PyTorch threads of the PPO update with the lean trainer (2 helps on an idle 2-core machine only)"""
-    overlap: bool = False
+    overlap: bool = True
     """lean trainer: update on rollout k in a thread while collecting k+1 (both cores; one update stale)"""
     n_steps: int = 128
     """rollout length per game: each update uses num_envs * n_steps decisions"""
