@@ -3,8 +3,9 @@
 Every agent implements the batched interface of :class:`agents.base.Agent`
 (observations and legal masks in, actions out) and sees only what the player
 it seats sees. Bots: :class:`RandomBot`, :class:`GreedyBot`,
-:class:`HeuristicBot`, :class:`SearchBot`; :func:`make_agent` builds one from
-a name such as ``"search:samples=24"``.
+:class:`HeuristicBot`, :class:`SearchBot`, and the trained policy shipped with
+the package (``make_agent("ppo")``, a :class:`NumpyPolicy`); :func:`make_agent`
+builds one from a name such as ``"search:samples=24"``.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 from .base import Agent, BatchResult, PolicyAgent, play_batch
 from .greedy import GreedyBot
 from .heuristic import HeuristicBot
+from .numpy_policy import NumpyPolicy
 from .random_bot import RandomBot
 from .registry import make_agent
 from .search import SearchBot
@@ -21,6 +23,7 @@ __all__ = [
     "BatchResult",
     "GreedyBot",
     "HeuristicBot",
+    "NumpyPolicy",
     "PolicyAgent",
     "RandomBot",
     "SearchBot",

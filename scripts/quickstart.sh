@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The README's first command: set up, train a MaskablePPO agent by self-play with the
 # quick-start budget (an imitation warm start, then 1,000,000 learner decisions of PPO:
-# about 10 minutes on 2 idle CPU cores, 15 in all; a busy machine takes longer and
+# about 4 minutes on 2 CPU cores, 7 with the warm start, 10 with the report; a busy machine takes longer and
 # trains as much), and report it against the bots (2,000 duplicate hands each).
 #
 #   bash scripts/quickstart.sh                               # defaults of training/config.py

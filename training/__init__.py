@@ -2,9 +2,11 @@
 
 * :mod:`training.config` — :class:`TrainConfig`, the arguments of a run;
 * :mod:`training.train` — :func:`train`, the training loop (``kanaszta train``);
+* :mod:`training.lean_ppo` — MaskablePPO with lean collection and update loops (the default),
+  optionally overlapping the update with the next collection;
 * :mod:`training.opponents` — the opponent pool (bots and learner snapshots);
 * :mod:`training.shaping` — potential-based reward shaping;
-* :mod:`training.policy` — :func:`load_policy`: a checkpoint as an agent;
+* :mod:`training.policy` — :func:`load_policy`: a checkpoint as an agent (and its NumPy export);
 * :mod:`training.evaluate` — matches, reports and ``kanaszta eval``;
 * :mod:`training.rllib` — the same training on Ray RLlib (``kanaszta train --backend rllib``,
   the optional ``ray`` extra; ``docs/rllib.md``).

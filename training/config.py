@@ -37,7 +37,7 @@ class TrainConfig:
     total_timesteps: int = 1_000_000
     """learner decisions to train for (counted over all parallel games; a resumed run counts on).
     The quick start's budget is in decisions, not minutes, so that a busy machine reaches the
-    same number of decisions as an idle one, only later (about 10 minutes of PPO on 2 idle cores)"""
+    same number of decisions as an idle one, only later (about 4 minutes of PPO on 2 cores)"""
     max_minutes: float = 0.0
     """stop training after this many minutes of wall time even if steps remain (0: no limit)"""
     resume: str = ""

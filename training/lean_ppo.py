@@ -224,7 +224,7 @@ class LeanMaskablePPO(MaskablePPO):
             group["lr"] = self.policy.optimizer.param_groups[0]["lr"]
         rollout, self._lean = self._lean, self._spare
         self._outcome = {"rollout": rollout, "clip": clip}
-        self._pending = threading.Thread(target=self._train_in_thread, name="ppo-update", daemon=True)
+        self._pending = threading.Thread(target=self._train_in_thread, name="ppo-update")  # exit waits
         self._pending.start()
 
     def _train_in_thread(self) -> None:
