@@ -215,10 +215,7 @@ class SelfPlayCallback(BaseCallback):
 
     def snapshot(self) -> None:
         name = f"self@{self.num_timesteps}"
-        # NumPy actors: the same logits as the torch module, and faster on an opponent slot's small batches
-        agent = PPOAgent.from_sb3(self.model.policy, name).to_numpy(
-            deterministic=False, seed=self.num_timesteps
-        )
+        agent = frozen_actor(self.model, name, deterministic=False, seed=self.num_timesteps)
         self.pool.add_snapshot(agent)
         self.folder.mkdir(parents=True, exist_ok=True)
         agent.save(self.folder / f"{self.num_timesteps:012d}.npz")
