@@ -19,8 +19,8 @@ from .search import SearchBot
 from .turkish_bots import TurkishGreedyBot, TurkishHeuristicBot
 
 BOT_NAMES = ("random", "greedy", "heuristic", "search", "ppo")
-#: the policy ``make_agent("ppo")`` loads: trained by ``kanaszta train --config training/shipped.toml``
-#: and exported with ``kanaszta export`` (see ``docs/results/ppo.md``)
+#: the policy ``make_agent("ppo")`` loads: trained by ``kanaszta train --config
+#: training/configs/strong.toml`` and exported with ``kanaszta export`` (README: "The shipped agent")
 SHIPPED_POLICY = Path(__file__).parent / "data" / "ppo.npz"
 RLLIB_PREFIX = "rllib:"  # make_agent("rllib:runs/x/final"): an RLlib checkpoint folder
 _SEARCH_OPTIONS = {"samples": int, "horizon": int, "max_discards": int, "hand_weight": float, "prior": float,
