@@ -68,7 +68,8 @@ class NumpyPolicy(Agent):
         self.trained_rules = rules
         self.count_inputs = count_inputs
         self.obs_size = observation_size(rules)
-        expected = self.obs_size + (count_layout(rules).size if count_inputs else 0)
+        self._layout = count_layout(rules) if count_inputs else None
+        expected = self.obs_size + (self._layout.size if self._layout else 0)
         if self.weights[0].shape[0] != expected:
             raise ValueError(
                 f"the first layer takes {self.weights[0].shape[0]} inputs; these rules' observations "
@@ -100,8 +101,8 @@ class NumpyPolicy(Agent):
     def _logits(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         first = self.weights[0]
         x = obs @ first[: self.obs_size] + self.biases[0]
-        if self.count_inputs:  # the one-hot count inputs select rows of the first layer
-            x += first[self.obs_size :][count_indices(obs, count_layout(self.trained_rules))].sum(axis=1)
+        if self._layout is not None:  # the one-hot count inputs select rows of the first layer
+            x += first[self.obs_size :][count_indices(obs, self._layout)].sum(axis=1)
         for w, b in zip(self.weights[1:], self.biases[1:], strict=True):
             np.tanh(x, out=x)
             x = x @ w + b

@@ -35,7 +35,7 @@ from against import Figures, add_arguments, dispatch
 from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.utils import configure_logger
 
-from training import train as train_module
+from training import policy as policy_module
 from training.config import TrainConfig, bot_list, parse_weights
 from training.evaluate import evaluate_against_bots
 from training.opponents import OpponentPool
@@ -63,8 +63,8 @@ class _Timer(BaseCallback):
 
 def _frozen(model, name: str, deterministic: bool):
     """The tree's own frozen actor (``frozen_actor`` since the lean trainer, else the torch agent)."""
-    if hasattr(train_module, "frozen_actor"):
-        return train_module.frozen_actor(model, name, deterministic=deterministic)
+    if hasattr(policy_module, "frozen_actor"):
+        return policy_module.frozen_actor(model, name, deterministic=deterministic)
     return PPOAgent.from_sb3(model.policy, name, deterministic=deterministic)
 
 

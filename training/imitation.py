@@ -33,7 +33,7 @@ from stable_baselines3.common.vec_env import VecEnv
 
 from agents.base import Agent, check_actions
 
-from .policy import PPOAgent
+from .policy import frozen_actor
 
 
 @dataclass
@@ -192,4 +192,4 @@ def _fit(
 
 def student_of(model: MaskablePPO, seed: int = 0) -> Agent:
     """The model's current policy as a sampling agent (the DAgger student)."""
-    return PPOAgent.from_sb3(model.policy, "student").to_numpy(deterministic=False, seed=seed)
+    return frozen_actor(model, "student", deterministic=False, seed=seed)

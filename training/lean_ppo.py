@@ -205,9 +205,9 @@ class LeanMaskablePPO(MaskablePPO):
     def train(self) -> None:
         """PPO epochs over the collected rollout (the clipped objective of MaskablePPO); with
         ``overlap``, started in a thread on the learner network (taken in by :meth:`_join`)."""
-        self._update_learning_rate(self.policy.optimizer)
         clip = float(self.clip_range(self._current_progress_remaining))  # type: ignore[operator]
         if not self.overlap:
+            self._update_learning_rate(self.policy.optimizer)
             previous = torch.get_num_threads()
             if self.update_threads > 0:
                 torch.set_num_threads(self.update_threads)
@@ -220,8 +220,7 @@ class LeanMaskablePPO(MaskablePPO):
         self._join()
         if self._learner is None:
             self._learner = copy.deepcopy(self.policy)  # its own parameters and optimizer
-        for group in self._learner.optimizer.param_groups:
-            group["lr"] = self.policy.optimizer.param_groups[0]["lr"]
+        self._update_learning_rate(self._learner.optimizer)
         rollout, self._lean = self._lean, self._spare
         self._outcome = {"rollout": rollout, "clip": clip}
         self._pending = threading.Thread(target=self._train_in_thread, name="ppo-update")  # exit waits
@@ -250,21 +249,21 @@ class LeanMaskablePPO(MaskablePPO):
         self._record(outcome["logs"], outcome["rollout"], outcome["clip"])
 
     def _train(self, policy: Any, rollout: dict[str, torch.Tensor], clip: float) -> dict[str, list[float]]:
+        """The epochs of one update on ``policy``; the minibatches' statistics, and ``epochs``:
+        one entry per epoch begun (the KL stop ends the update inside an epoch)."""
         policy.set_training_mode(True)
         flat = {k: v.flatten(0, 1) for k, v in rollout.items()}
         total = flat["action"].shape[0]
-        logs: dict[str, list[float]] = {k: [] for k in ("pg", "vf", "ent", "clip", "kl", "stopped")}
+        logs: dict[str, list[float]] = {k: [] for k in ("pg", "vf", "ent", "clip", "kl", "stopped", "epochs")}
         for _ in range(self.n_epochs):
-            stopped = False
+            logs["epochs"].append(1.0)
             for idx in torch.randperm(total).split(self.batch_size):
                 stats = self._minibatch(policy, {k: v[idx] for k, v in flat.items()}, clip)
                 for k, v in stats.items():
                     logs[k].append(v)
                 if stats["stopped"]:
-                    stopped = True
                     break
-            logs.setdefault("epochs", []).append(1.0)
-            if stopped:
+            if logs["stopped"][-1]:  # the KL stop ends the whole update
                 break
         policy.set_training_mode(False)
         return logs
@@ -316,7 +315,7 @@ class LeanMaskablePPO(MaskablePPO):
 
     def _record(self, logs: dict[str, list[float]], rollout: dict[str, torch.Tensor], clip: float) -> None:
         """The same ``train/`` keys as MaskablePPO."""
-        self._n_updates += len(logs.get("epochs", []))
+        self._n_updates += len(logs["epochs"])
         explained = explained_variance(
             rollout["value"].flatten().numpy(), rollout["return"].flatten().numpy()
         )

@@ -34,7 +34,6 @@ from stable_baselines3.common.utils import set_random_seed
 from stable_baselines3.common.vec_env import VecEnv, VecMonitor
 from tqdm.auto import tqdm
 
-from agents.base import Agent
 from agents.numpy_policy import NumpyPolicy
 
 from .config import TrainConfig, bot_list, parse_weights, save_config
@@ -43,7 +42,7 @@ from .features import CountFeatures
 from .imitation import collect, fit, student_of
 from .lean_ppo import LeanMaskablePPO
 from .opponents import OpponentPool, PoolVecEnv, make_bot
-from .policy import PPOAgent
+from .policy import PPOAgent, frozen_actor
 from .shaping import ScoreEstimate, ShapedReward
 from .shaping_classic import ClassicScoreEstimate
 
@@ -188,14 +187,6 @@ def build_model(config: TrainConfig, env: VecEnv, tb_dir: str | None) -> Maskabl
         verbose=0,
         **settings,  # type: ignore[arg-type]
     )
-
-
-def frozen_actor(
-    model: MaskablePPO, name: str = "ppo", *, deterministic: bool = True, seed: int = 0
-) -> Agent:
-    """A frozen copy of ``model``'s actor as an agent (snapshots, evaluations): NumPy arrays, with
-    the same logits as the torch module and faster on the small batches of an opponent slot."""
-    return PPOAgent.from_sb3(model.policy, name).to_numpy(deterministic=deterministic, seed=seed)
 
 
 class SelfPlayCallback(BaseCallback):
