@@ -17,6 +17,7 @@ from pathlib import Path
 
 from kanaszta_env import actions as A
 from kanaszta_env.cards import GROUP_NAMES, TYPE_GROUP, TYPE_NAMES, WILD_GROUP, WILD_NAMES
+from kanaszta_env.envs.rank_melds import RANK_MELD0, RANK_MELD_NAMES
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC_PATH = ROOT / "docs" / "actions.md"
@@ -70,6 +71,19 @@ example `draw, meld_KS, meld_KD, meld_KH, meld_2C_to_K, discard_7D`. The
 Card notation is that of RULES.md R1.2 (`AH`, `10S`, `2C`, joker `JK`); groups
 are named by their rank (`A 4 5 6 7 8 9 10 J Q K`) or `wild` for the
 wilds-only group (R10.4: one group per rank and one wilds-only group).
+"""
+
+RANK_MELDS_INTRO = """
+## Optional layer: one action per rank
+
+`KanasztaVecEnv(..., rank_melds=True)` (and the training pool's VecEnv through it)
+appends one action per natural rank, which melds all of the mover's naturals of
+that rank in one decision: the atomic `meld_<card>` actions of the rank, in suit
+order, for as long as one of them is legal. It is legal when one of them is. The
+atomic actions above keep their ids and stay available, so the policy can still
+meld a single card. The layer shortens the decision chain of a turn, for
+measuring whether a shorter chain learns faster: see
+[the horizon study](results/horizon/README.md).
 """
 
 
@@ -150,6 +164,15 @@ def render() -> str:
     lines.append("|---|---|---|---|")
     for a, name in enumerate(A.ACTION_NAMES):
         lines.append(f"| {a} | `{name}` | {', '.join(A.ACTION_PHASES[a])} | {meaning(a)} |")
+    lines.append(RANK_MELDS_INTRO)
+    lines.append("| id | name | meaning |")
+    lines.append("|---|---|---|")
+    for g, name in enumerate(RANK_MELD_NAMES):
+        group = GROUP_NAMES[g]
+        lines.append(
+            f"| {RANK_MELD0 + g} | `{name}` | `meld_{group}S`, `meld_{group}H`, `meld_{group}D`, "
+            f"`meld_{group}C` in that order, each while it is legal |"
+        )
     return "\n".join(lines) + "\n"
 
 

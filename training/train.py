@@ -26,6 +26,7 @@ import json
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import torch
 from sb3_contrib import MaskablePPO
@@ -59,11 +60,17 @@ class TrainResult:
     report: dict | None
 
 
-def build_env(config: TrainConfig, pool: OpponentPool) -> tuple[VecEnv, PoolVecEnv]:
-    """The training VecEnv (pool -> monitor of the real reward -> shaping) and its pool layer."""
+def build_env(config: TrainConfig, pool: OpponentPool, **env_kwargs: Any) -> tuple[VecEnv, PoolVecEnv]:
+    """The training VecEnv (pool -> monitor of the real reward -> shaping) and its pool layer;
+    ``env_kwargs`` go to every :class:`~kanaszta_env.envs.vec_env.KanasztaVecEnv` (e.g. ``rank_melds``)."""
     rules = config.rules()
     base = PoolVecEnv(
-        config.num_envs, rules, pool, slots=config.opponent_slots, reward_scale=config.reward_scale
+        config.num_envs,
+        rules,
+        pool,
+        slots=config.opponent_slots,
+        reward_scale=config.reward_scale,
+        **env_kwargs,
     )
     base.seed(config.seed)
     monitored = VecMonitor(base)  # logs the unshaped hand reward (rollout/ep_rew_mean)

@@ -212,9 +212,20 @@ class GameBatch(BatchReadout):
         self._call(D.OP_OBSERVE, obs=self._obs)
         self._obs_fresh = bool(self._params[D.PRM_OBSERVE])
 
-    def step(self, actions: Sequence[int] | np.ndarray | int, out: np.ndarray | None = None) -> StepResult:
+    def step(
+        self,
+        actions: Sequence[int] | np.ndarray | int,
+        out: np.ndarray | None = None,
+        where: np.ndarray | None = None,
+    ) -> StepResult:
         """Apply one action per game to the games awaiting an external decision
         (the action of any other game is ignored), then play the other seats.
+
+        ``where`` (bool, shape (B,)) restricts the step to some games: the
+        others keep awaiting their decision, unchanged (their actions are
+        ignored, their reward is 0, their mask and observation are returned
+        again). An adapter uses it to play several actions of one game in a
+        row while the rest of the batch waits.
 
         ``out`` (float32, shape (B, D), C-contiguous) becomes the batch's
         observation buffer, which :meth:`observe` returns until the next step
@@ -227,6 +238,12 @@ class GameBatch(BatchReadout):
         if not self._has_reset:
             raise RuntimeError("call reset() before step()")
         acts = self._check_actions(actions)
+        acts[acts == D.WAIT] = -1  # an illegal action like any other negative one, never "wait"
+        if where is not None:
+            where = np.asarray(where)
+            if where.shape != (self.batch_size,) or where.dtype != np.bool_:
+                raise ValueError(f"where must be a bool mask of shape ({self.batch_size},), got {where!r}")
+            acts = np.where(where, acts, D.WAIT)
         if out is not None and (
             out.shape != self._obs.shape or out.dtype != np.float32 or not out.flags.c_contiguous
         ):

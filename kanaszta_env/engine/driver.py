@@ -37,7 +37,7 @@ from ..core.ruleset import (
 )
 from ..rules import CFG_PLAYERS
 from ..rules_classic import CC_SIDE_OF
-from .seats import EXTERNAL, NOBODY, RANDOM, Seats
+from .seats import EXTERNAL, NOBODY, RANDOM, WAIT, Seats
 from .seats import new_seats as _new_seats
 
 # reward modes
@@ -188,8 +188,8 @@ def _end_episode(s, cfg, S, prm, b: int, flags: int) -> None:
 
 
 @njit(cache=True)
-def _illegal(legal: np.ndarray, b: int, a: int) -> bool:
-    return a < 0 or a >= NUM_ACTIONS or not legal[b, a]
+def _illegal(legal: np.ndarray, b: int, a: int, who: int) -> bool:
+    return (a != WAIT or who != EXTERNAL) and (a < 0 or a >= NUM_ACTIONS or not legal[b, a])
 
 
 @njit(cache=True)
@@ -246,14 +246,14 @@ def _play(
         resets[:] = 0
     if who >= 0 or (who == EXTERNAL and prm[PRM_PENALTY] != 1.0):
         for b in range(n):
-            if not over[b] and control[b, to_move[b]] == who and _illegal(legal, b, actions[b]):
+            if not over[b] and control[b, to_move[b]] == who and _illegal(legal, b, actions[b], who):
                 return b
     for b in range(n):
         a = -1
         moved = False
-        if who != NOBODY and not over[b] and control[b, to_move[b]] == who:
+        if who != NOBODY and not over[b] and control[b, to_move[b]] == who and actions[b] != WAIT:
             a = actions[b]
-            if who == EXTERNAL and _illegal(legal, b, a):  # penalty mode
+            if who == EXTERNAL and _illegal(legal, b, a, who):  # penalty mode
                 S.acc[b, to_move[b]] += prm[PRM_ILLEGAL_REWARD]
                 _end_episode(s, cfg, S, prm, b, _BY_ILLEGAL)
                 a = -1

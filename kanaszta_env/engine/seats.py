@@ -12,6 +12,9 @@ from ..actions import NUM_ACTIONS
 EXTERNAL = -1
 RANDOM = -2
 NOBODY = -3  # no seat's actions are applied (an operation without actions)
+#: the external "action" of a game that waits out a step (``GameBatch.step(where=...)``): legal
+#: for external seats only; ``GameBatch`` turns a caller's action of this value into an illegal one
+WAIT = np.iinfo(np.int64).min
 
 
 class Seats(NamedTuple):

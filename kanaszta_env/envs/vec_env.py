@@ -31,9 +31,17 @@ from stable_baselines3.common.vec_env import VecEnv
 from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvStepReturn
 
 from ..encoding import ObservationSpace, View
-from ..engine import ENDED_ILLEGAL, ENDED_TERMINATED, ENDED_TRUNCATED, GameBatch, seat_option
+from ..engine import (
+    ENDED_ILLEGAL,
+    ENDED_TERMINATED,
+    ENDED_TRUNCATED,
+    GameBatch,
+    IllegalActionError,
+    seat_option,
+)
 from ..rules import Rules, resolve_rules
 from .options import PARTNER_COPY, check_render_mode, learner_seating
+from .rank_melds import NUM_RANK_MELDS, RANK_MELD0, RANK_MELD_NAMES, extend_mask, next_atoms
 from .render import render_table, show
 
 __all__ = ["KanasztaVecEnv"]
@@ -55,6 +63,9 @@ class KanasztaVecEnv(VecEnv):
         reward, reward_scale, illegal, illegal_reward: as in
             :class:`~kanaszta_env.envs.gym_env.KanasztaGymEnv`.
         render_mode: ``None``, ``"ansi"``, ``"human"`` or ``"rgb_array"`` (renders game 0).
+        rank_melds: add one action per rank group that melds all of the learner's
+            naturals of that rank in one decision (Díszített kanaszta only;
+            :mod:`kanaszta_env.envs.rank_melds`).
     """
 
     def __init__(
@@ -70,10 +81,15 @@ class KanasztaVecEnv(VecEnv):
         illegal: str = "raise",
         illegal_reward: float = -1.0,
         render_mode: str | None = None,
+        rank_melds: bool = False,
         **rule_kwargs: Any,
     ) -> None:
         rules = resolve_rules(rules, rule_kwargs)
         check_render_mode(render_mode)
+        if rank_melds and rules.family != "rank_groups":
+            raise ValueError(f"rank_melds is an action layer of Díszített kanaszta, not of {rules.variant!r}")
+        self.rank_melds = bool(rank_melds)
+        self._illegal = illegal
         self.rules = rules
         self.render_mode = render_mode  # read by VecEnv.__init__ through get_attr
         self._games = GameBatch(
@@ -88,7 +104,8 @@ class KanasztaVecEnv(VecEnv):
             illegal=illegal,
             illegal_reward=illegal_reward,
         )
-        super().__init__(num_envs, ObservationSpace(rules), spaces.Discrete(self._games.num_actions))
+        actions = self._games.num_actions + (NUM_RANK_MELDS if self.rank_melds else 0)
+        super().__init__(num_envs, ObservationSpace(rules), spaces.Discrete(actions))
         self._actions: np.ndarray | None = None
 
     # --- the VecEnv contract ------------------------------------------------------
@@ -113,10 +130,55 @@ class KanasztaVecEnv(VecEnv):
         games = self._games
         # a fresh buffer per step: SB3 keeps the returned array while the next step runs
         obs = np.empty((self.num_envs, games.obs_size), dtype=np.float32)
-        games.step(np.asarray(actions).reshape(self.num_envs), out=obs)
+        actions = np.asarray(actions).reshape(self.num_envs)
+        infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
+        if not self.rank_melds:
+            games.step(actions, out=obs)
+            return games.observe(), games.anchor_rewards.astype(np.float32), self._ended(infos), infos
+        return self._step_rank_melds(actions, obs, infos)
+
+    def _step_rank_melds(
+        self, actions: np.ndarray, obs: np.ndarray, infos: list[dict[str, Any]]
+    ) -> VecEnvStepReturn:
+        """One decision per game, a rank's action being as many natural melds as
+        stay legal: the games with more melds to make step on alone (``where``)."""
+        games = self._games
+        groups = np.where(actions >= RANK_MELD0, actions - RANK_MELD0, -1)
+        ranked = groups >= 0
+        if ranked.any():
+            # a rank's action with none of its melds legal becomes an illegal atom (-1), which
+            # the engine refuses or penalises like any illegal action (``illegal``)
+            rows = np.flatnonzero(ranked)
+            atoms = np.full(len(rows), -1, dtype=np.int64)
+            known = groups[rows] < NUM_RANK_MELDS
+            atoms[known] = next_atoms(games.legal_mask()[rows[known]], groups[rows[known]])
+            if self._illegal == "raise" and (atoms < 0).any():
+                b = int(rows[atoms < 0][0])
+                name = RANK_MELD_NAMES[groups[b]] if groups[b] < NUM_RANK_MELDS else str(actions[b])
+                raise IllegalActionError(f"the action {name!r} of game {b} is not legal now")
+            actions = actions.copy()
+            actions[rows] = atoms
+        games.step(actions, out=obs)
+        rewards = games.anchor_rewards.astype(np.float32)
+        dones = self._ended(infos)
+        going = ranked & ~dones
+        while going.any():
+            atoms = np.full(self.num_envs, -1, dtype=np.int64)
+            atoms[going] = next_atoms(games.legal_mask()[going], groups[going])
+            going &= atoms >= 0
+            if not going.any():
+                break
+            games.step(atoms, where=going)
+            rewards += games.anchor_rewards
+            dones |= self._ended(infos)
+            going &= ~dones
+        return games.observe(), rewards, dones, infos
+
+    def _ended(self, infos: list[dict[str, Any]]) -> np.ndarray:
+        """The games the last step ended: their SB3 infos are filled in."""
+        games = self._games
         ended = games.ended
         dones = ended != 0
-        infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
         for i in np.flatnonzero(dones):
             flags = int(ended[i])
             info = infos[i]
@@ -124,11 +186,12 @@ class KanasztaVecEnv(VecEnv):
             info["TimeLimit.truncated"] = bool(flags & ENDED_TRUNCATED) and not flags & ENDED_TERMINATED
             if flags & ENDED_ILLEGAL:
                 info["illegal_action"] = True
-        return games.observe(), games.anchor_rewards.astype(np.float32), dones, infos
+        return dones
 
     def action_masks(self) -> np.ndarray:
         """(N, A) int8 legal actions of the learners' current observations."""
-        return self._games.legal_mask().astype(np.int8)
+        mask = self._games.legal_mask()
+        return (extend_mask(mask) if self.rank_melds else mask).astype(np.int8)
 
     def views(self) -> View:
         """The learners' structured views of their current observations (one row
