@@ -2,8 +2,9 @@
 
 Each scenario runs in a fresh Python process with an empty numba cache
 (``NUMBA_CACHE_DIR`` set to a new temporary folder), then once more with the
-cache it filled; it prints the wall time of both runs and the functions whose
-own compilation (excluding the callees numba compiled for them) took longest.
+cache it filled; it prints the wall time of both runs, how the compile time splits between numba
+and LLVM, and the functions whose own compilation (excluding the callees numba
+compiled for them) took longest.
 
     python benchmarks/bench_compile.py [--top 12] [--scenario core aec play]
 
@@ -68,12 +69,28 @@ class _Probe(event.Listener):
         name = f"{d.py_func.__module__}.{d.py_func.__qualname__}" if d is not None else "?"
         _own[name] = _own.get(name, 0.0) + took - inner
 event.register("numba:compile", _Probe())
+# where the compile time goes: LLVM's per-function passes as each module is added, each
+# library's finalisation (its linked callees re-optimised, then machine code), numba IR inlining
+from numba.core import codegen as _cg, inline_closurecall as _ic
+_phases = {"llvm_functions": 0.0, "llvm_finalize": 0.0, "numba_inlining": 0.0}
+def _timed(cls, method, key):
+    inner = getattr(cls, method)
+    def wrapper(*args, **kwargs):
+        t = time.perf_counter()
+        try:
+            return inner(*args, **kwargs)
+        finally:
+            _phases[key] += time.perf_counter() - t
+    setattr(cls, method, wrapper)
+_timed(_cg.CPUCodeLibrary, "add_ir_module", "llvm_functions")
+_timed(_cg.CPUCodeLibrary, "finalize", "llvm_finalize")
+_timed(_ic.InlineWorker, "inline_ir", "numba_inlining")
 def mark(label):
     _marks[label] = (time.perf_counter() - _t0, time.process_time() - _c0)
 """
 _REPORT = """
 mark("end")
-print("@@" + json.dumps({"marks": _marks, "own": _own, "compiles": _count[0]}))
+print("@@" + json.dumps({"marks": _marks, "own": _own, "compiles": _count[0], "phases": _phases}))
 """
 
 
@@ -100,6 +117,14 @@ def main() -> None:
         own = sorted(cold["own"].items(), key=lambda kv: -kv[1])
         total = sum(v for _, v in own)
         print(f"   compiling {len(own)} functions took {total:.1f} s (own time, callees excluded); longest:")
+        phases = cold["phases"]
+        rest = total - sum(phases.values())
+        print(
+            f"   of which LLVM per-function passes {phases['llvm_functions']:.1f} s, libraries' "
+            f"finalisation (linked callees re-optimised, machine code) {phases['llvm_finalize']:.1f} s, "
+            f"numba IR inlining {phases['numba_inlining']:.1f} s, the rest of numba (typing, "
+            f"lowering, caching) {rest:.1f} s"
+        )
         for fn, seconds in own[: args.top]:
             print(f"   {seconds:7.1f} s  {fn}")
 

@@ -17,7 +17,8 @@ then draw both on one figure:
     python scripts/horizon_study.py --arm rank_melds --decisions 4000000
     python scripts/horizon_study.py --plot
 
-Results go to ``docs/results/horizon/ARM.json`` and ``docs/results/horizon/study.png``.
+Results go to ``docs/results/horizon/ARM_seedS.json``; ``--plot`` draws every such file into
+``docs/results/horizon/study.png``.
 """
 
 from __future__ import annotations
@@ -105,7 +106,7 @@ def run_arm(args: argparse.Namespace) -> Path:
     model = build_model(config, env, None)
     counter = _Hands(base)
     history: list[dict] = []
-    path = OUT / f"{args.arm}.json"
+    path = OUT / f"{args.arm}_seed{args.seed}.json"
     OUT.mkdir(parents=True, exist_ok=True)
     started, trained = time.perf_counter(), 0.0
 
@@ -139,18 +140,35 @@ def plot(bots: list[str]) -> Path:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    runs = {arm: json.loads((OUT / f"{arm}.json").read_text(encoding="utf-8")) for arm in ARMS}
+    runs = [json.loads(path.read_text(encoding="utf-8")) for path in sorted(OUT.glob("*_seed*.json"))]
+    colours = {arm: f"C{i}" for i, arm in enumerate(ARMS)}
+    seeds = sorted({run["command"]["seed"] for run in runs})
     fig, axes = plt.subplots(len(bots), 2, figsize=(11, 3.6 * len(bots)), squeeze=False)
     for i, bot in enumerate(bots):
         for j, (axis, label) in enumerate(
             (("hands", "hands played in training"), ("minutes", "minutes of training"))
         ):
             ax = axes[i, j]
-            for arm, run in runs.items():
-                rows = run["history"]
+            for run in runs:
+                rows, arm = run["history"], run["arm"]
                 x = [r[axis] for r in rows]
-                ax.plot(x, [r[bot]["mean"] for r in rows], marker="o", label=arm)
-                ax.fill_between(x, [r[bot]["low"] for r in rows], [r[bot]["high"] for r in rows], alpha=0.2)
+                seed = run["command"]["seed"]
+                style = ("-", "--", ":")[seeds.index(seed) % 3]
+                ax.plot(
+                    x,
+                    [r[bot]["mean"] for r in rows],
+                    style,
+                    marker="o",
+                    color=colours[arm],
+                    label=f"{arm}, seed {seed}",
+                )
+                ax.fill_between(
+                    x,
+                    [r[bot]["low"] for r in rows],
+                    [r[bot]["high"] for r in rows],
+                    color=colours[arm],
+                    alpha=0.15,
+                )
             ax.axhline(0, color="grey", lw=0.8)
             ax.set_xlabel(label)
             ax.set_ylabel(f"score − {bot}, per hand")

@@ -18,8 +18,13 @@ def _states_equal(a, b, rows) -> bool:
     return all(np.array_equal(x[rows], y[rows]) for x, y in zip(a, b, strict=True))
 
 
-def test_step_where_moves_only_the_chosen_games() -> None:
-    games = GameBatch(Rules(), 8, seats=["external", "random"])
+def _first_legal(obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    return mask.argmax(axis=1)
+
+
+@pytest.mark.parametrize("opponent", ["random", _first_legal], ids=["compiled", "python"])
+def test_step_where_moves_only_the_chosen_games(opponent) -> None:
+    games = GameBatch(Rules(), 8, seats=["external", opponent])
     games.reset(seed=11)
     for _ in range(5):  # into the games, past the first draws
         games.step(games.legal_mask().argmax(axis=1))
@@ -150,3 +155,45 @@ def test_rank_layer_random_play_keeps_the_invariants() -> None:
         ended += int(dones.sum())
         assert all("terminal_observation" in infos[i] for i in np.flatnonzero(dones))
     assert used > 100 and ended > 5
+
+
+def _study():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).parents[1] / "scripts/horizon_study.py"
+    spec = importlib.util.spec_from_file_location("horizon_study", path)
+    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    return module
+
+
+class _FirstLegal:
+    def act(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        return np.asarray(mask).argmax(axis=1)
+
+
+def test_horizon_study_evaluates_each_layer_on_the_same_deals_and_plots(tmp_path) -> None:
+    import json
+
+    study = _study()
+    rules = Rules()
+    plain = study.evaluate(_FirstLegal(), rules, "random", 6, 123, rank_melds=False)
+    again = study.evaluate(_FirstLegal(), rules, "random", 6, 123, rank_melds=False)
+    assert plain == again  # the same deals, seats and bot draws
+    assert set(plain) == {"mean", "low", "high", "win", "decisions_per_hand"}
+    assert plain["low"] <= plain["mean"] <= plain["high"] and plain["decisions_per_hand"] > 10
+    # the first legal action of the wide mask is never a rank action (they come last), so the
+    # rank layer plays the same hands here
+    assert study.evaluate(_FirstLegal(), rules, "random", 6, 123, rank_melds=True) == plain
+    study.OUT = tmp_path
+    for arm, shift in (("atomic", 0.0), ("rank_melds", 100.0)):
+        rows = [
+            {"decisions": d, "hands": d // 300, "minutes": d / 2e5}
+            | {b: {"mean": m + shift, "low": m - 50, "high": m + 50} for b in ("random", "greedy")}
+            for d, m in ((0, -1000.0), (500_000, 500.0), (1_000_000, 900.0))
+        ]
+        document = {"arm": arm, "command": {"seed": 0}, "history": rows}
+        (tmp_path / f"{arm}_seed0.json").write_text(json.dumps(document))
+    png = study.plot(["random", "greedy"])
+    assert png == tmp_path / "study.png" and png.stat().st_size > 10_000
