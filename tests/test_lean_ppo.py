@@ -129,27 +129,6 @@ def test_update_moves_the_network_and_keeps_it_finite() -> None:
     assert model.collect_rollouts(model.env, callback, model.rollout_buffer, n_rollout_steps=4)
 
 
-def test_features_computed_once_per_update_give_the_same_update(monkeypatch) -> None:
-    """The count features have no parameters, so the update computes them once for the whole
-    rollout instead of per minibatch: the network it ends with is the one the per-minibatch
-    computation gives."""
-    import copy
-
-    import training.lean_ppo as lean
-
-    model, _ = _collected(n_epochs=2, batch_size=64)
-    assert lean._fixed_features(model.policy)
-    results = []
-    for fixed in (True, False):
-        policy = copy.deepcopy(model.policy)
-        monkeypatch.setattr(lean, "_fixed_features", lambda _policy, fixed=fixed: fixed)
-        torch.manual_seed(7)  # the same minibatches
-        model._train(policy, model._lean, 0.2)
-        results.append([p.detach().clone() for p in policy.parameters()])
-    assert all(torch.allclose(a, b, atol=1e-6) for a, b in zip(*results, strict=True))
-    assert any(not torch.equal(a, b) for a, b in zip(results[0], model.policy.parameters(), strict=True))
-
-
 def test_target_kl_stops_the_update_before_a_step() -> None:
     model, _ = _collected(target_kl=1e-12)
     model.rollout["logp"] += 0.5  # every ratio far from 1: the first minibatch's KL is past the bound

@@ -89,14 +89,10 @@ class LeanMaskablePPO(MaskablePPO):
         return self
 
     # --- the policy, evaluated without distribution objects -------------------------------
-    def _heads(
-        self, obs: torch.Tensor | None, policy: Any = None, features: torch.Tensor | None = None
-    ) -> tuple[torch.Tensor, torch.Tensor]:
-        """Raw action logits ``(N, A)`` and values ``(N,)`` of ``policy`` (default: the acting one),
-        from the observations or from their ``features`` computed beforehand."""
+    def _heads(self, obs: torch.Tensor, policy: Any = None) -> tuple[torch.Tensor, torch.Tensor]:
+        """Raw action logits ``(N, A)`` and values ``(N,)`` of ``policy`` (default: the acting one)."""
         policy = policy if policy is not None else self.policy
-        if features is None:
-            features = policy.extract_features(obs)
+        features = policy.extract_features(obs)
         if policy.share_features_extractor:
             latent_pi, latent_vf = policy.mlp_extractor(features)
         else:
@@ -257,9 +253,6 @@ class LeanMaskablePPO(MaskablePPO):
         one entry per epoch begun (the KL stop ends the update inside an epoch)."""
         policy.set_training_mode(True)
         flat = {k: v.flatten(0, 1) for k, v in rollout.items()}
-        if _fixed_features(policy):  # the same features in every epoch: computed once per update
-            with torch.no_grad():
-                flat["features"] = policy.extract_features(flat.pop("obs"))
         total = flat["action"].shape[0]
         logs: dict[str, list[float]] = {k: [] for k in ("pg", "vf", "ent", "clip", "kl", "stopped", "epochs")}
         for _ in range(self.n_epochs):
@@ -296,7 +289,7 @@ class LeanMaskablePPO(MaskablePPO):
         """PPO's loss terms on ``batch`` (keys as the rollout tensors, flattened): ``pg`` (clipped
         surrogate), ``vf`` (value MSE), ``ent`` (minus the masked entropy), and ``clip``/``kl`` (the
         clipped share and the KL estimate, without gradient)."""
-        logits, values = self._heads(batch.get("obs"), policy, batch.get("features"))
+        logits, values = self._heads(batch["obs"], policy)
         logp_all = torch.log_softmax(logits.masked_fill(~batch["mask"], MASKED), dim=1)
         logp = logp_all.gather(1, batch["action"][:, None]).squeeze(1)
         entropy = -(logp_all.exp() * logp_all).sum(1)  # masked entries: 0 * (about -1e8) = 0
@@ -335,14 +328,6 @@ class LeanMaskablePPO(MaskablePPO):
         record("train/explained_variance", float(explained))
         record("train/n_updates", self._n_updates, exclude="tensorboard")
         record("train/clip_range", clip)
-
-
-def _fixed_features(policy: Any) -> bool:
-    """Whether ``policy``'s features are a fixed function of the observation: one shared
-    extractor without trainable parameters (the count features, a plain flatten)."""
-    extractor = policy.features_extractor
-    stateful = any(p.requires_grad for p in extractor.parameters()) or any(True for _ in extractor.buffers())
-    return policy.share_features_extractor and not stateful
 
 
 __all__ = ["LeanMaskablePPO"]
