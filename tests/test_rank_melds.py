@@ -137,8 +137,8 @@ def test_rank_actions_refused_when_not_legal_and_outside_the_family() -> None:
 
 
 def test_rank_layer_random_play_keeps_the_invariants() -> None:
-    """Random play that prefers rank actions: every observation has a legal action, hands end,
-    rewards stay zero-sum per hand in sign with the atomic env's bounds."""
+    """Random play that prefers rank actions: every observation has a legal action, and hands end
+    with their terminal observation in the infos."""
     env = KanasztaVecEnv(32, opponents="random", rank_melds=True)
     env.seed(7)
     env.reset()
