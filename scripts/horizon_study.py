@@ -31,7 +31,7 @@ from pathlib import Path
 
 import numpy as np
 import torch
-from stable_baselines3.common.callbacks import BaseCallback
+from stable_baselines3.common.callbacks import BaseCallback, CallbackList
 from tqdm import tqdm
 
 from agents.tournament import mean_ci
@@ -39,22 +39,18 @@ from kanaszta_env.envs.vec_env import KanasztaVecEnv
 from training.config import TrainConfig, bot_list, parse_weights
 from training.opponents import OpponentPool, make_bot
 from training.policy import frozen_actor
-from training.train import build_env, build_model
+from training.train import SelfPlayCallback, build_env, build_model
 
 OUT = Path(__file__).resolve().parents[1] / "docs" / "results" / "horizon"
 ARMS = ("atomic", "rank_melds")
 
 
 class _Hands(BaseCallback):
-    """Counts the hands the learner finishes in training; draws the slots' opponents per rollout."""
+    """Counts the hands the learner finishes in training."""
 
-    def __init__(self, base) -> None:
+    def __init__(self) -> None:
         super().__init__()
-        self.base = base
         self.hands = 0
-
-    def _on_rollout_start(self) -> None:
-        self.base.resample()
 
     def _on_step(self) -> bool:
         self.hands += int(np.asarray(self.locals["dones"]).sum())
@@ -104,7 +100,12 @@ def run_arm(args: argparse.Namespace) -> Path:
     pool = OpponentPool(parse_weights(config.opponents), rules, seed=config.seed)
     env, base = build_env(config, pool, rank_melds=rank_melds)
     model = build_model(config, env, None)
-    counter = _Hands(base)
+    counter = _Hands()
+    # the slots draw their opponents per rollout as in training
+    selfplay = SelfPlayCallback(
+        pool, base, config.snapshot_every, Path(config.run_dir) / "snapshots", first=0
+    )
+    callbacks = CallbackList([selfplay, counter])
     history: list[dict] = []
     path = OUT / f"{args.arm}_seed{args.seed}.json"
     OUT.mkdir(parents=True, exist_ok=True)
@@ -125,7 +126,7 @@ def run_arm(args: argparse.Namespace) -> Path:
     with tqdm(total=args.decisions, desc=args.arm, unit="decision", unit_scale=True) as bar:
         while model.num_timesteps < args.decisions:
             before, t0 = model.num_timesteps, time.perf_counter()
-            model.learn(args.eval_every, callback=counter, reset_num_timesteps=False)
+            model.learn(args.eval_every, callback=callbacks, reset_num_timesteps=False)
             trained += time.perf_counter() - t0
             bar.update(model.num_timesteps - before)
             record()

@@ -66,6 +66,7 @@ def test_extended_mask_and_next_atoms() -> None:
     assert np.flatnonzero(wide[0, RANK_MELD0:]).tolist() == [3]
     assert not wide[1, RANK_MELD0:].any()
     assert next_atoms(mask, np.array([3, 3])).tolist() == [MELD0 + 14, -1]
+    assert next_atoms(mask, np.array([NUM_RANK_MELDS, -1])).tolist() == [-1, -1]  # no such rank
 
 
 def _ranked_position(env: KanasztaVecEnv, rng: np.random.Generator, steps: int = 400) -> None:

@@ -33,7 +33,10 @@ def extend_mask(mask: np.ndarray) -> np.ndarray:
 
 def next_atoms(mask: np.ndarray, groups: np.ndarray) -> np.ndarray:
     """For each row, the first legal natural meld of rank group ``groups[i]``
-    (its lowest suit), or -1 when none is legal (the rank's action is done)."""
+    (its lowest suit), or -1 when none is legal (the rank's action is done) or
+    ``groups[i]`` names no rank group."""
     rows = np.arange(len(groups))
-    naturals = mask[rows[:, None], MELD0 + 4 * groups[:, None] + np.arange(4)]
-    return np.where(naturals.any(axis=1), MELD0 + 4 * groups + naturals.argmax(axis=1), -1)
+    known = (groups >= 0) & (groups < NUM_RANK_MELDS)
+    first = MELD0 + 4 * np.where(known, groups, 0)
+    naturals = mask[rows[:, None], first[:, None] + np.arange(4)] & known[:, None]
+    return np.where(naturals.any(axis=1), first + naturals.argmax(axis=1), -1)

@@ -149,9 +149,7 @@ class KanasztaVecEnv(VecEnv):
             # a rank's action with none of its melds legal becomes an illegal atom (-1), which
             # the engine refuses or penalises like any illegal action (``illegal``)
             rows = np.flatnonzero(ranked)
-            atoms = np.full(len(rows), -1, dtype=np.int64)
-            known = groups[rows] < NUM_RANK_MELDS
-            atoms[known] = next_atoms(games.legal_mask()[rows[known]], groups[rows[known]])
+            atoms = next_atoms(games.legal_mask()[rows], groups[rows])
             if self._illegal == "raise" and (atoms < 0).any():
                 b = int(rows[atoms < 0][0])
                 name = RANK_MELD_NAMES[groups[b]] if groups[b] < NUM_RANK_MELDS else str(actions[b])
