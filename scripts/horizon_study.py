@@ -198,6 +198,9 @@ def main() -> None:
     if args.plot:
         print(plot(bot_list(args.bots)))
     elif args.arm:
+        if args.arm == "rank_melds" and "self" in parse_weights(args.opponents):
+            # a snapshot of the rank layer's network would sit in an opponent seat of atomic actions
+            parser.error("the rank_melds arm cannot train against 'self': its snapshots play 211 actions")
         run_arm(args)
     else:
         parser.error("give --arm ARM or --plot")
