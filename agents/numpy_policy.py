@@ -33,8 +33,8 @@ from kanaszta_env.encoding import observation_size
 from .base import Agent
 from .count_features import count_indices, count_layout
 
-#: file format version of :meth:`NumpyPolicy.save`
-FORMAT = 1
+#: file format version of :meth:`NumpyPolicy.save` (2 added the hint inputs; 1 still loads)
+FORMAT = 2
 
 
 class NumpyPolicy(Agent):
@@ -45,6 +45,8 @@ class NumpyPolicy(Agent):
         biases: ``(out,)`` vectors, one per layer.
         rules: the rules it was trained for (observation layout and count features).
         count_inputs: whether the count features are appended to the observation.
+        hint: the bot whose one-hot choice follows the observation (:mod:`agents.hinted`), or "".
+        hint_size: the number of those inputs (0 without a hint).
         name: the agent's name in tournaments.
         deterministic: masked argmax (True) or a sample of the masked softmax.
         seed: seed of the sampling.
@@ -57,6 +59,8 @@ class NumpyPolicy(Agent):
         rules: Rules,
         *,
         count_inputs: bool = True,
+        hint: str = "",
+        hint_size: int = 0,
         name: str = "ppo",
         deterministic: bool = True,
         seed: int = 0,
@@ -67,13 +71,20 @@ class NumpyPolicy(Agent):
         self.biases = [np.ascontiguousarray(b, dtype=np.float32) for b in biases]
         self.trained_rules = rules
         self.count_inputs = count_inputs
+        if bool(hint) != (hint_size > 0):
+            raise ValueError("a NumpyPolicy takes both a hint and its size, or neither")
+        self.hint, self.hint_size = hint, hint_size
         self.obs_size = observation_size(rules)
+        #: columns of the input rows: the observation, then the hint's one-hot inputs if any
+        self.input_size = self.obs_size + hint_size
         self._layout = count_layout(rules) if count_inputs else None
-        expected = self.obs_size + (self._layout.size if self._layout else 0)
+        expected = self.input_size + (self._layout.size if self._layout else 0)
         if self.weights[0].shape[0] != expected:
+            extras = "with count features " if count_inputs else ""
+            extras += "and hints " if hint else ""
             raise ValueError(
-                f"the first layer takes {self.weights[0].shape[0]} inputs; these rules' observations "
-                f"{'with count features ' if count_inputs else ''}have {expected}"
+                f"the first layer takes {self.weights[0].shape[0]} inputs; "
+                f"these rules' observations {extras}have {expected}"
             )
         self.name = name
         self.deterministic = deterministic
@@ -99,10 +110,16 @@ class NumpyPolicy(Agent):
             return self._logits(np.asarray(obs, dtype=np.float32), mask)
 
     def _logits(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        if obs.ndim != 2 or obs.shape[1] != self.input_size:
+            hinted = f" (the observation and {self.hint}'s hint: agents.hinted.HintedPolicy adds it)"
+            raise ValueError(
+                f"{self.name} takes rows of {self.input_size} inputs{hinted if self.hint else ''}, "
+                f"got shape {obs.shape}"
+            )
         first = self.weights[0]
-        x = obs @ first[: self.obs_size] + self.biases[0]
+        x = obs @ first[: self.input_size] + self.biases[0]
         if self._layout is not None:  # the one-hot count inputs select rows of the first layer
-            x += first[self.obs_size :][count_indices(obs, self._layout)].sum(axis=1)
+            x += first[self.input_size :][count_indices(obs, self._layout)].sum(axis=1)
         for w, b in zip(self.weights[1:], self.biases[1:], strict=True):
             np.tanh(x, out=x)
             x = x @ w + b
@@ -124,10 +141,19 @@ class NumpyPolicy(Agent):
         arrays = {f"w{k}": w for k, w in enumerate(self.weights)}
         arrays |= {f"b{k}": b for k, b in enumerate(self.biases)}
         meta = np.array(
-            [FORMAT, len(self.weights), int(self.count_inputs), rules.num_players, rules.max_turns],
+            [
+                FORMAT,
+                len(self.weights),
+                int(self.count_inputs),
+                rules.num_players,
+                rules.max_turns,
+                self.hint_size,
+            ],
             dtype=np.int64,
         )
-        np.savez_compressed(path, meta=meta, variant=np.array(rules.variant), **arrays)
+        np.savez_compressed(
+            path, meta=meta, variant=np.array(rules.variant), hint=np.array(self.hint), **arrays
+        )
         return path
 
     @classmethod
@@ -137,10 +163,12 @@ class NumpyPolicy(Agent):
         if not path.is_file():
             raise FileNotFoundError(f"no policy file at {path}")
         with np.load(path) as data:
-            if "meta" not in data or int(data["meta"][0]) != FORMAT:
-                raise ValueError(f"{path} is not a policy file of format {FORMAT} (NumpyPolicy.save)")
-            _, layers, counts, players, max_turns = (int(x) for x in data["meta"])
+            if "meta" not in data or int(data["meta"][0]) not in (1, FORMAT):
+                raise ValueError(f"{path} is not a policy file of format 1 or {FORMAT} (NumpyPolicy.save)")
+            _, layers, counts, players, max_turns, *hinted = (int(x) for x in data["meta"])
             rules = Rules(variant=str(data["variant"]), num_players=players, max_turns=max_turns)
+            kwargs.setdefault("hint", str(data["hint"]) if hinted and hinted[0] else "")
+            kwargs.setdefault("hint_size", hinted[0] if hinted else 0)
             weights = [data[f"w{k}"] for k in range(layers)]
             biases = [data[f"b{k}"] for k in range(layers)]
         kwargs.setdefault("name", f"ppo:{path.stem}")

@@ -13,7 +13,7 @@ from .classic_bots import ClassicGreedyBot, ClassicHeuristicBot
 from .classic_search import ClassicSearchBot
 from .greedy import GreedyBot
 from .heuristic import DEFAULT_PARAMS, HeuristicBot
-from .numpy_policy import NumpyPolicy
+from .hinted import load_policy_file
 from .random_bot import RandomBot
 from .search import SearchBot
 from .turkish_bots import TurkishGreedyBot, TurkishHeuristicBot
@@ -105,7 +105,7 @@ def make_agent(spec: str, rules: Rules | None = None, seed: int = 0) -> Agent:
     if path.suffix in (".zip", ".npz"):
         if not path.is_file():
             raise ValueError(f"no checkpoint at {spec!r}")
-        return load_checkpoint(path) if path.suffix == ".zip" else NumpyPolicy.load(path, name=spec)
+        return load_checkpoint(path) if path.suffix == ".zip" else load_policy_file(path, name=spec)
     raise ValueError(
         f"unknown agent {spec!r}: use one of {', '.join(BOT_NAMES)} (with options as name:key=value,...) "
         "or a path to a .zip checkpoint or an exported .npz policy, "
@@ -116,7 +116,7 @@ def make_agent(spec: str, rules: Rules | None = None, seed: int = 0) -> Agent:
 def _shipped_policy(opts: dict[str, str], rules: Rules, seed: int, spec: str) -> Agent:
     """The trained policy shipped with the package, checked against ``rules``."""
     sample = bool(_typed("ppo", opts, {"sample": int}, spec).get("sample", 0))
-    agent = NumpyPolicy.load(SHIPPED_POLICY, name=spec, deterministic=not sample, seed=seed)
+    agent = load_policy_file(SHIPPED_POLICY, name=spec, deterministic=not sample, seed=seed)
     trained = agent.trained_rules
     if (rules.variant, rules.num_players) != (trained.variant, trained.num_players):
         raise ValueError(

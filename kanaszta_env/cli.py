@@ -27,7 +27,11 @@ The first command run with an empty numba cache compiles the kernels; a line
 from __future__ import annotations
 
 import argparse
+import ast
+import dataclasses
 import importlib
+import inspect
+import itertools
 import json
 import sys
 from collections.abc import Callable, Sequence
@@ -255,3 +259,17 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 if __name__ == "__main__":
     raise SystemExit(main())
+
+
+def field_docs(cls: type) -> dict[str, str]:
+    """The docstring under each field of the dataclass ``cls`` (for ``--help`` texts)."""
+    if not dataclasses.is_dataclass(cls):
+        raise TypeError(f"{cls!r} is not a dataclass")
+    tree = ast.parse(inspect.getsource(cls))
+    docs: dict[str, str] = {}
+    body = tree.body[0].body  # type: ignore[attr-defined]
+    for node, after in itertools.pairwise(body):
+        named = isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)
+        if named and isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant):
+            docs[node.target.id] = str(after.value.value)  # type: ignore[union-attr]
+    return docs

@@ -19,7 +19,6 @@ from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
-from gymnasium import spaces
 
 from .cards import DECK_SIZE, GROUP_NAMES, NUM_GROUPS, NUM_TYPES, WILD_NAMES
 from .core.decode import LAYOUT_PIECES, decode_views
@@ -49,7 +48,6 @@ from .rules import Rules
 __all__ = [
     "HAND_SIZE_SCALE",
     "TWINS_SCALE",
-    "ObservationSpace",
     "Piece",
     "View",
     "decode",
@@ -61,7 +59,6 @@ __all__ = [
     "observation_size",
     "observation_spec",
     "piece_offsets",
-    "rules_of_space",
     "spec_markdown",
     "split",
 ]
@@ -372,29 +369,11 @@ def encode_view_batch(views: View, rules: Rules | None = None, out: np.ndarray |
     return out
 
 
-class ObservationSpace(spaces.Box):
-    """The ``Box`` of the observations of ``rules`` that also declares the rules
-    (``space.rules``), so consumers such as feature extractors read the number
-    of players and the layout from the declaration, not from the vector length."""
+def __getattr__(name: str) -> object:
+    """``ObservationSpace`` and ``rules_of_space`` moved to :mod:`kanaszta_env.spaces`; checkpoints
+    pickled before the move still name this module."""
+    if name in ("ObservationSpace", "rules_of_space"):
+        from . import spaces
 
-    def __init__(self, rules: Rules | None = None) -> None:
-        self.rules = rules or Rules()
-        low, high = observation_bounds(self.rules)
-        super().__init__(low, high, dtype=np.float32)
-
-
-def rules_of_space(space: spaces.Space) -> Rules:
-    """The rules an observation space declares (an :class:`ObservationSpace`, or a
-    ``Dict`` space whose ``"observation"`` entry is one, as the AEC env's)."""
-    if isinstance(space, spaces.Dict) and "observation" in space.spaces:
-        space = space.spaces["observation"]
-    rules = getattr(space, "rules", None)
-    if not isinstance(rules, Rules):
-        raise ValueError(
-            f"{space!r} does not declare its rules: build it as kanaszta_env.encoding.ObservationSpace(rules)"
-        )
-    if space.shape != (observation_size(rules),):
-        raise ValueError(
-            f"{space!r} has shape {space.shape}, its rules' observations {observation_size(rules)}"
-        )
-    return rules
+        return getattr(spaces, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -17,9 +17,10 @@ from stable_baselines3.common.vec_env import VecEnvWrapper
 from agents.base import play_batch
 from agents.random_bot import RandomBot
 from kanaszta_env import GameBatch, Rules
-from kanaszta_env.encoding import ObservationSpace, observation_size, split
+from kanaszta_env.encoding import observation_size, split
 from kanaszta_env.encoding_classic import relative_sides
 from kanaszta_env.envs import KanasztaVecEnv
+from kanaszta_env.spaces import ObservationSpace
 from training.cli import main as cli_main
 from training.features import CountFeatures
 from training.shaping import ShapedReward

@@ -21,8 +21,9 @@ from agents.random_bot import RandomBot
 from agents.registry import make_agent
 from kanaszta_env import GameBatch, Rules
 from kanaszta_env.core.state import END_OUT
-from kanaszta_env.encoding import ObservationSpace, encode, observation_size
+from kanaszta_env.encoding import encode, observation_size
 from kanaszta_env.envs import KanasztaVecEnv
+from kanaszta_env.spaces import ObservationSpace
 from training.cli import main as cli_main
 from training.config import TrainConfig, parse_config, parse_weights
 from training.features import CountFeatures

@@ -93,6 +93,7 @@ def run_export(args: argparse.Namespace) -> int:
     """``kanaszta export CHECKPOINT [--out FILE]``: the checkpoint's actor as a NumPy policy."""
     from pathlib import Path
 
+    from agents.hinted import HintedPolicy
     from kanaszta_env.cli import UsageError
 
     from .policy import load_policy
@@ -103,13 +104,15 @@ def run_export(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out else source.with_suffix(".npz")
     if out.suffix != ".npz":
         raise UsageError(f"--out must name a .npz file, got {args.out!r}")
-    policy = load_policy(source).to_numpy(name=out.stem)
+    agent = load_policy(source)
+    policy = agent.policy if isinstance(agent, HintedPolicy) else agent.to_numpy(name=out.stem)  # type: ignore[attr-defined]
     policy.save(out)
     rules = policy.trained_rules
     shapes = " -> ".join(str(w.shape[1]) for w in policy.weights)
     print(
         f"wrote {out} ({out.stat().st_size / 1e6:.2f} MB): {rules.spec.title} ({rules.variant}), "
         f"{rules.num_players} players, {policy.weights[0].shape[0]} inputs -> {shapes}"
+        + (f", hints from {policy.hint}" if policy.hint else "")
     )
     return 0
 

@@ -9,10 +9,7 @@ flags (``--num-envs 64``). :func:`parse_config` does all three.
 from __future__ import annotations
 
 import argparse
-import ast
 import dataclasses
-import inspect
-import itertools
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -22,7 +19,7 @@ from typing import Any
 import tomllib
 
 from kanaszta_env import Rules
-from kanaszta_env.cli import bounded_int, check_int, int_requirement
+from kanaszta_env.cli import bounded_int, check_int, field_docs, int_requirement
 
 
 @dataclass
@@ -140,6 +137,8 @@ class TrainConfig:
     """hidden layer sizes of the policy and of the value network (separate MLPs)"""
     count_features: bool = True
     """append one-hot hand sizes and canasta counts to the network input (training.features)"""
+    hint: str = ""
+    """bot whose choice the network also reads, as 200 one-hot inputs (agents.hinted; "" = none)"""
 
     # --- evaluation and checkpoints ----------------------------------------------------
     eval_every: int = 500_000
@@ -202,7 +201,11 @@ class TrainConfig:
         self._check_opponents()
         if self.best_by and self.best_by not in bot_list(self.eval_bots):
             raise ValueError(f"best_by {self.best_by!r} is not one of the eval_bots {self.eval_bots!r}")
-        from agents.registry import BOT_NAMES  # lazy: the bots are not needed to read a config
+        from agents.hinted import HINT_BOTS  # lazy: the bots are not needed to read a config
+        from agents.registry import BOT_NAMES
+
+        if self.hint and (self.hint not in HINT_BOTS or self.rules().classic):
+            raise ValueError(f"hint must be one of {HINT_BOTS} (Díszített kanaszta only), got {self.hint!r}")
 
         teacher = self.warm_start.partition(":")[0].strip()
         if teacher and teacher not in BOT_NAMES:
@@ -302,24 +305,12 @@ def parse_weights(text: str) -> dict[str, float]:
     return weights
 
 
-def field_docs() -> dict[str, str]:
-    """The docstring under each field of :class:`TrainConfig` (used as ``--help``)."""
-    tree = ast.parse(inspect.getsource(TrainConfig))
-    docs: dict[str, str] = {}
-    body = tree.body[0].body  # type: ignore[attr-defined]
-    for node, after in itertools.pairwise(body):
-        named = isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)
-        if named and isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant):
-            docs[node.target.id] = str(after.value.value)  # type: ignore[union-attr]
-    return docs
-
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """One ``--flag`` per field (default: not given, so the TOML file or the default applies)."""
     parser.add_argument(
         "--config", default=None, help="TOML file with field = value lines (flags override it)"
     )
-    docs = field_docs()
+    docs = field_docs(TrainConfig)
     for f in dataclasses.fields(TrainConfig):
         flag = "--" + f.name.replace("_", "-")
         default = f.default if f.default is not dataclasses.MISSING else f.default_factory()  # type: ignore[misc]

@@ -145,7 +145,7 @@ def plot_learning_curve(history: Sequence[dict], path: Path, title: str = "") ->
 def run_eval(args: argparse.Namespace) -> int:
     """``kanaszta eval``: a round robin of the checkpoints and the bots (duplicate deals,
     :func:`agents.tournament.round_robin`); prints the table and the Elo ratings."""
-    from agents.numpy_policy import NumpyPolicy
+    from agents.hinted import load_policy_file
 
     from .policy import load_policy
 
@@ -174,7 +174,7 @@ def run_eval(args: argparse.Namespace) -> int:
             except ValueError as error:
                 raise UsageError(str(error)) from None
         elif path.endswith(".npz"):  # an exported policy (kanaszta export)
-            agent = NumpyPolicy.load(path, name=path, deterministic=not args.stochastic)
+            agent = load_policy_file(path, name=path, deterministic=not args.stochastic)
         else:
             agent = load_policy(path, deterministic=not args.stochastic)
         agents[agent.name] = agent

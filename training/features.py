@@ -6,7 +6,7 @@ the one-hot hand sizes and canasta counts of every seat that
 why a small network needs them. It only re-expresses what the observation
 holds, so the policy still sees nothing but the player's own information.
 The number of players and the slots it reads come from the declaration: the
-rules the observation space names (:class:`kanaszta_env.encoding.ObservationSpace`,
+rules the observation space names (:class:`kanaszta_env.spaces.ObservationSpace`,
 which every environment of the package uses) and the spec's piece offsets.
 """
 
@@ -17,7 +17,7 @@ import torch
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 
 from agents.count_features import CANASTA_BUCKETS, HAND_BUCKETS, count_features, count_layout
-from kanaszta_env.encoding import rules_of_space
+from kanaszta_env.spaces import rules_of_space
 
 __all__ = ["CANASTA_BUCKETS", "HAND_BUCKETS", "CountFeatures"]
 
@@ -26,7 +26,7 @@ class CountFeatures(BaseFeaturesExtractor):
     """Observation followed by one-hot hand sizes and canasta counts of every seat.
 
     ``observation_space`` must declare its rules (an
-    :class:`~kanaszta_env.encoding.ObservationSpace`, as the package's
+    :class:`~kanaszta_env.spaces.ObservationSpace`, as the package's
     environments give); a plain ``Box`` is refused.
     """
 

@@ -73,6 +73,7 @@ def collect(
     rng = np.random.default_rng(seed)
     obs = env.reset()
     size = obs.shape[1]
+    plain = getattr(env, "base_size", size)  # the teacher reads plain observations, without a hint
     all_obs = np.empty((steps, n, size), dtype=np.float32)
     all_mask = np.empty((steps, n, masks().shape[1]), dtype=np.bool_)
     all_act = np.empty((steps, n), dtype=np.int64)
@@ -81,7 +82,7 @@ def collect(
     by_student = rng.random(n) < student_share if student is not None else np.zeros(n, bool)
     for t in range(steps):
         mask = masks()
-        label = check_actions(teacher.act(obs, mask), mask, teacher.name)
+        label = check_actions(teacher.act(obs[:, :plain], mask), mask, teacher.name)
         played = label.copy()
         if by_student.any():
             rows = np.flatnonzero(by_student)

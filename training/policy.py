@@ -17,6 +17,7 @@ import torch
 from torch import nn
 
 from agents.base import Agent
+from agents.hinted import HINT_SIZE, with_hint
 from agents.numpy_policy import NumpyPolicy
 from kanaszta_env import Rules
 from kanaszta_env.encoding import observation_size
@@ -43,8 +44,10 @@ class PPOAgent(Agent):
         deterministic: bool = True,
         seed: int = 0,
         rules: Rules | None = None,
+        hint: str = "",
     ) -> None:
         self.actor = actor.eval()
+        self.hint = hint  # the bot whose one-hot choice follows the observation (agents.hinted)
         for p in self.actor.parameters():
             p.requires_grad_(False)
         self.name = name
@@ -68,6 +71,7 @@ class PPOAgent(Agent):
             copy.deepcopy(policy.action_net),
         ).to("cpu")
         kwargs.setdefault("rules", getattr(policy.observation_space, "rules", None))
+        kwargs.setdefault("hint", getattr(policy.observation_space, "hint", ""))
         return cls(actor, name, **kwargs)  # type: ignore[arg-type]
 
     def to_numpy(self, name: str | None = None, **kwargs: object) -> NumpyPolicy:
@@ -87,6 +91,8 @@ class PPOAgent(Agent):
             [m.bias.detach().cpu().numpy().copy() for m in layers],
             self.trained_rules,
             count_inputs=counts,
+            hint=self.hint,
+            hint_size=HINT_SIZE if self.hint else 0,
             name=name or self.name,
             **kwargs,  # type: ignore[arg-type]
         )
@@ -123,7 +129,7 @@ class PPOAgent(Agent):
 
 def load_policy(
     path: str | Path, *, name: str | None = None, deterministic: bool = True, seed: int = 0
-) -> PPOAgent:
+) -> Agent:
     """The agent of a MaskablePPO checkpoint (``.zip`` written by ``kanaszta train``).
 
     ``name`` defaults to the file's stem (``runs/x/final.zip`` -> ``"ppo:final"``).
@@ -137,16 +143,17 @@ def load_policy(
     custom = {"learning_rate": 0.0, "lr_schedule": lambda _: 0.0, "clip_range": lambda _: 0.0}
     model = MaskablePPO.load(path, device="cpu", custom_objects=custom)
     label = name or f"ppo:{path.parent.name}/{path.stem}"
-    return PPOAgent.from_sb3(model.policy, label, deterministic=deterministic, seed=seed)
+    agent = PPOAgent.from_sb3(model.policy, label, deterministic=deterministic, seed=seed)
+    return with_hint(agent.to_numpy()) if agent.hint else agent  # type: ignore[return-value]
 
 
-def frozen_actor(
-    model: object, name: str = "ppo", *, deterministic: bool = True, seed: int = 0
-) -> NumpyPolicy:
+def frozen_actor(model: object, name: str = "ppo", *, deterministic: bool = True, seed: int = 0) -> Agent:
     """A frozen copy of a MaskablePPO ``model``'s actor as an agent (snapshots, evaluations, the
     DAgger student): NumPy arrays, with the same logits as the torch module and faster on the
-    small batches of an opponent slot."""
-    return PPOAgent.from_sb3(model.policy, name).to_numpy(deterministic=deterministic, seed=seed)  # type: ignore[attr-defined]
+    small batches of an opponent slot; wrapped in :class:`agents.hinted.HintedPolicy` when the
+    model takes a bot's hint."""
+    policy = PPOAgent.from_sb3(model.policy, name).to_numpy(deterministic=deterministic, seed=seed)  # type: ignore[attr-defined]
+    return with_hint(policy)
 
 
 def _exportable(module: nn.Module) -> bool:

@@ -35,11 +35,12 @@ from stable_baselines3.common.utils import set_random_seed
 from stable_baselines3.common.vec_env import VecEnv, VecMonitor
 from tqdm.auto import tqdm
 
-from agents.numpy_policy import NumpyPolicy
+from agents.hinted import load_policy_file
 
 from .config import TrainConfig, bot_list, parse_weights, save_config
 from .evaluate import evaluate_against_bots, plot_learning_curve, write_report
 from .features import CountFeatures
+from .hinted_env import HintedVecEnv
 from .imitation import collect, fit, student_of
 from .lean_ppo import LeanMaskablePPO
 from .opponents import OpponentPool, PoolVecEnv, make_bot
@@ -100,6 +101,8 @@ def build_env(config: TrainConfig, pool: OpponentPool, **env_kwargs: Any) -> tup
         win_bonus=config.win_bonus,
         step_cost=config.step_cost,
     )
+    if config.hint:  # outermost: shaping and the monitor read plain observations
+        env = HintedVecEnv(env, config.hint, base.action_masks)
     return env, base
 
 
@@ -287,7 +290,7 @@ def _load_previous(config: TrainConfig, pool: OpponentPool) -> list[dict]:
         pool.add_snapshot(PPOAgent(saved["actor"], saved["name"], deterministic=False))
     for path in sorted((source / "snapshots").glob("*.npz")):
         pool.add_snapshot(
-            NumpyPolicy.load(path, name=f"self@{int(path.stem)}", deterministic=False, seed=int(path.stem))
+            load_policy_file(path, name=f"self@{int(path.stem)}", deterministic=False, seed=int(path.stem))
         )
     history = source / "history.json"
     return json.loads(history.read_text(encoding="utf-8")) if history.exists() else []

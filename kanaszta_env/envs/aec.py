@@ -36,9 +36,10 @@ from gymnasium import spaces
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 
-from ..encoding import ObservationSpace, observation_bounds, observation_size
+from ..encoding import observation_bounds, observation_size
 from ..engine import ENDED_ILLEGAL, ENDED_TERMINATED, GameBatch, IllegalActionError, game_seeds
 from ..rules import Rules, resolve_rules
+from ..spaces import ObservationSpace
 from .options import RENDER_MODES, check_render_mode, load_position
 from .render import render_table, show
 

@@ -31,9 +31,9 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import EzPickle
 
-from ..encoding import ObservationSpace
 from ..engine import ENDED_ILLEGAL, GameBatch, IllegalActionError, RandomPolicy, seat_option
 from ..rules import Rules, resolve_rules
+from ..spaces import ObservationSpace
 from .options import PARTNER_COPY, RENDER_MODES, check_render_mode, learner_seating, load_position
 from .render import render_table, show
 

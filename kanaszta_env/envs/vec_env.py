@@ -30,7 +30,7 @@ from gymnasium import spaces
 from stable_baselines3.common.vec_env import VecEnv
 from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvStepReturn
 
-from ..encoding import ObservationSpace, View
+from ..encoding import View
 from ..engine import (
     ENDED_ILLEGAL,
     ENDED_TERMINATED,
@@ -40,6 +40,7 @@ from ..engine import (
     seat_option,
 )
 from ..rules import Rules, resolve_rules
+from ..spaces import ObservationSpace
 from .options import PARTNER_COPY, check_render_mode, learner_seating
 from .rank_melds import NUM_RANK_MELDS, RANK_MELD0, RANK_MELD_NAMES, extend_mask, next_atoms
 from .render import render_table, show

@@ -41,8 +41,8 @@ from gymnasium import spaces
 
 from kanaszta_env import GameBatch, Rules
 from kanaszta_env.actions import NUM_ACTIONS
-from kanaszta_env.encoding import ObservationSpace
 from kanaszta_env.engine import ENDED_TERMINATED, ENDED_TRUNCATED
+from kanaszta_env.spaces import ObservationSpace
 
 from ..opponents import SLOT_SEED_STRIDE, TRAIN_SEED_OFFSET, OpponentPool, SlotOpponent
 from ..shaping import ScoreEstimate
@@ -52,7 +52,7 @@ RUNNER_SEED_STRIDE = 2**32
 
 
 class MaskedObservationSpace(spaces.Box):
-    """One learner observation: the encoded view (:class:`~kanaszta_env.encoding.ObservationSpace`
+    """One learner observation: the encoded view (:class:`~kanaszta_env.spaces.ObservationSpace`
     of ``rules``) followed by its legal-action mask (``NUM_ACTIONS`` values, 1 = legal), one
     float32 vector. It declares ``rules`` and ``observation_size`` (where the mask starts)."""
 

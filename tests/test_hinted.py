@@ -1,0 +1,183 @@
+"""Hinted policies: a network that reads a bot's choice beside the observation
+(``agents.hinted``, ``kanaszta train --hint``; issue 14, goal 1)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from test_observation import _mask, reachable_states, redeal
+
+from agents.base import play_batch
+from agents.heuristic import HeuristicBot
+from agents.hinted import HINT_SIZE, HintedPolicy, hint_inputs, load_policy_file
+from agents.numpy_policy import NumpyPolicy
+from agents.random_bot import RandomBot
+from agents.registry import make_agent
+from kanaszta_env import GameBatch, Rules
+from kanaszta_env.encoding import encode, observation_size
+from kanaszta_env.spaces import ObservationSpace, rules_of_space
+
+
+def _policy(rules: Rules, seed: int = 0, hidden: int = 16, **kwargs: object) -> NumpyPolicy:
+    """A random two-layer network over the observation, the hint and the count features."""
+    from agents.count_features import count_layout
+
+    rng = np.random.default_rng(seed)
+    kwargs.setdefault("hint", "heuristic")
+    kwargs.setdefault("hint_size", HINT_SIZE)
+    counts = count_layout(rules).size if kwargs.get("count_inputs", True) else 0
+    size = observation_size(rules) + int(kwargs["hint_size"]) + counts  # type: ignore[call-overload]
+    weights = [rng.normal(size=(size, hidden)), rng.normal(size=(hidden, 200))]
+    biases = [rng.normal(size=hidden), rng.normal(size=200)]
+    return NumpyPolicy(weights, biases, rules, **kwargs)  # type: ignore[arg-type]
+
+
+def _positions(rules: Rules, games: int = 16, steps: int = 60) -> tuple[np.ndarray, np.ndarray]:
+    batch = GameBatch(rules, games)
+    batch.reset(seed=np.arange(games))
+    rng = np.random.default_rng(5)
+    obs, masks = [], []
+    for _ in range(steps):
+        mask = batch.legal_mask()
+        live = ~batch.done
+        obs.append(batch.observe()[live])
+        masks.append(mask[live])
+        batch.step(np.array([rng.choice(np.flatnonzero(row)) if row.any() else 0 for row in mask]))
+    return np.concatenate(obs), np.concatenate(masks)
+
+
+def test_a_hinted_space_declares_its_rules_and_hint() -> None:
+    rules = Rules()
+    space = ObservationSpace(rules, hint="heuristic", hint_size=HINT_SIZE)
+    assert space.shape == (observation_size(rules) + HINT_SIZE,) and rules_of_space(space) == rules
+    assert (space.low[-HINT_SIZE:] == 0).all() and (space.high[-HINT_SIZE:] == 1).all()
+    with pytest.raises(ValueError, match="both a hint and its size"):
+        ObservationSpace(rules, hint="heuristic")
+
+
+def test_the_hint_is_the_bots_choice_one_hot() -> None:
+    rules = Rules()
+    obs, mask = _positions(rules)
+    bot = make_agent("heuristic", rules)
+    hints = hint_inputs(bot, obs, mask)
+    chosen = HeuristicBot(rules).act(obs, mask)
+    assert hints.shape == (len(obs), HINT_SIZE) and (hints.sum(axis=1) == 1).all()
+    np.testing.assert_array_equal(hints.argmax(axis=1), chosen)
+    assert mask[np.arange(len(obs)), chosen].all()
+
+
+def test_a_hinted_policy_adds_the_hint_or_takes_it_given() -> None:
+    rules = Rules()
+    obs, mask = _positions(rules)
+    inner = _policy(rules)
+    agent = HintedPolicy(inner)
+    agent.setup(rules)
+    full = np.concatenate([obs, hint_inputs(HeuristicBot(rules), obs, mask)], axis=1)
+    np.testing.assert_array_equal(agent.act(obs, mask), inner.act(full, mask))
+    np.testing.assert_array_equal(agent.act(full, mask), inner.act(full, mask))  # a hinted VecEnv's rows
+    np.testing.assert_allclose(agent.logits(obs, mask), inner.logits(full, mask))
+    with pytest.raises(ValueError, match=r"observations of \d+ slots \(or \d+ with the hint\)"):
+        agent.act(obs[:, :-1], mask)
+    with pytest.raises(ValueError, match=r"heuristic.s hint: agents\.hinted\.HintedPolicy adds it"):
+        inner.act(obs, mask)  # the bare network refuses rows without the hint
+    with pytest.raises(ValueError, match="takes no hint"):
+        HintedPolicy(_policy(rules, hint="", hint_size=0, count_inputs=False))
+
+
+def test_the_hint_ignores_hidden_cards() -> None:
+    """The hint is the bot's choice from the observation and the mask, so re-dealing the cards the
+    player cannot see (opponent's hand, stock order) leaves the hinted inputs unchanged."""
+    rules = Rules(max_turns=60)
+    bot = HeuristicBot(rules)
+    rng = np.random.default_rng(7)
+    checked = 0
+    for s in reachable_states(rules, seed=11)[:40]:
+        p = int(s.to_move[0])
+        hinted = hint_inputs(bot, encode(s, rules, p), _mask(s, rules))
+        other = redeal(s, p, rng)
+        np.testing.assert_array_equal(hint_inputs(bot, encode(other, rules, p), _mask(other, rules)), hinted)
+        checked += 1
+    assert checked == 40
+
+
+def test_files_keep_the_hint_and_old_files_still_load(tmp_path: Path) -> None:
+    rules = Rules()
+    agent = HintedPolicy(_policy(rules))
+    path = agent.save(tmp_path / "hinted.npz")
+    loaded = load_policy_file(path)
+    assert isinstance(loaded, HintedPolicy) and loaded.policy.hint == "heuristic"
+    assert loaded.policy.hint_size == HINT_SIZE
+    obs, mask = _positions(rules)
+    agent.setup(rules)
+    loaded.setup(rules)
+    np.testing.assert_array_equal(loaded.act(obs, mask), agent.act(obs, mask))
+    plain = _policy(rules, hint="", hint_size=0)
+    with np.load(plain.save(tmp_path / "plain.npz")) as data:  # rewrite it as a format-1 file
+        arrays = {k: data[k] for k in data.files if k != "hint"}
+    arrays["meta"] = np.concatenate([[1], arrays["meta"][1:5]])
+    np.savez(tmp_path / "old.npz", **arrays)
+    old = load_policy_file(tmp_path / "old.npz")
+    assert isinstance(old, NumpyPolicy) and old.hint == "" and old.input_size == observation_size(rules)
+
+
+def test_a_hinted_file_plays_in_tournaments(tmp_path: Path) -> None:
+    path = HintedPolicy(_policy(Rules())).save(tmp_path / "h.npz")
+    agent = make_agent(str(path), Rules(max_turns=30))
+    assert isinstance(agent, HintedPolicy)
+    seats = np.array([[0, 1], [1, 0]] * 2)
+    result = play_batch(Rules(max_turns=30), [agent, RandomBot(seed=1)], seats, np.arange(4))
+    assert result.decisions[:, 0].sum() > 0  # the driver checks every action's legality
+
+
+def test_the_config_checks_the_hint() -> None:
+    from training.config import TrainConfig
+
+    with pytest.raises(ValueError, match=r"hint must be one of \('heuristic', 'greedy'\)"):
+        TrainConfig(hint="search").validate()
+    with pytest.raises(ValueError, match="Díszített kanaszta only"):
+        TrainConfig(hint="heuristic", variant="pl", num_players=4).validate()
+
+
+def test_hinted_training_end_to_end(tmp_path: Path) -> None:
+    """A tiny hinted run: the VecEnv appends the heuristic's choice, imitation learns from it,
+    snapshots and evaluations play through the wrapper, and export keeps the hint."""
+    pytest.importorskip("sb3_contrib")
+    from training.cli import main as train_cli
+    from training.config import TrainConfig
+    from training.opponents import OpponentPool
+    from training.policy import load_policy
+    from training.train import build_env
+
+    config = TrainConfig(hint="heuristic", num_envs=4, opponent_slots=1, max_turns=20)
+    env, base = build_env(config, OpponentPool({"random": 1.0}, config.rules()))
+    heuristic = HeuristicBot(config.rules())
+    obs = env.reset()
+    for _ in range(6):  # after a reset and after steps: the plain observation, then the hint
+        assert obs.shape == (4, observation_size(config.rules()) + HINT_SIZE)
+        assert rules_of_space(env.observation_space) == config.rules()
+        mask = base.action_masks()
+        choice = heuristic.act(obs[:, :-HINT_SIZE], mask)
+        np.testing.assert_array_equal(obs[:, -HINT_SIZE:].argmax(axis=1), choice)
+        assert (obs[:, -HINT_SIZE:].sum(axis=1) == 1).all()
+        obs, *_ = env.step(choice)
+
+    run = tmp_path / "run"
+    tiny = [
+        "--num-envs", "4", "--opponent-slots", "1", "--n-steps", "8", "--batch-size", "32", "--n-epochs", "1",
+        "--net-arch", "8", "--max-turns", "10", "--eval-max-turns", "10", "--opponents", "random:1,self:1",
+        "--snapshot-every", "16", "--eval-every", "32", "--eval-hands", "2", "--eval-bots", "random",
+        "--final-eval-hands", "0", "--no-progress-bar", "--no-tensorboard", "--warm-start-steps", "4",
+        "--total-timesteps", "64", "--hint", "heuristic",
+    ]  # fmt: skip
+    assert train_cli(["train", "--run-dir", str(run), *tiny]) == 0
+    assert sorted((run / "snapshots").glob("*.npz"))
+    agent = load_policy(run / "final.zip")
+    assert isinstance(agent, HintedPolicy)
+    out = tmp_path / "mine.npz"
+    assert train_cli(["export", str(run / "final.zip"), "--out", str(out)]) == 0
+    exported = make_agent(str(out), Rules(max_turns=10))
+    assert isinstance(exported, HintedPolicy)
+    obs, mask = _positions(Rules(max_turns=10), games=4, steps=10)
+    np.testing.assert_array_equal(exported.act(obs, mask), agent.act(obs, mask))
