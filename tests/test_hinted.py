@@ -181,3 +181,33 @@ def test_hinted_training_end_to_end(tmp_path: Path) -> None:
     assert isinstance(exported, HintedPolicy)
     obs, mask = _positions(Rules(max_turns=10), games=4, steps=10)
     np.testing.assert_array_equal(exported.act(obs, mask), agent.act(obs, mask))
+
+
+def test_label_smoothing_keeps_a_hinted_policy_sampling_other_actions() -> None:
+    """Imitating the hint is (almost) exact, so without smoothing the policy becomes
+    almost deterministic and PPO samples nothing else; smoothing leaves probability on the
+    other legal actions while the hint stays the most likely one."""
+    import torch
+
+    from training.config import TrainConfig
+    from training.imitation import collect, fit
+    from training.opponents import OpponentPool
+    from training.train import build_env, build_model
+
+    config = TrainConfig(hint="heuristic", num_envs=8, opponent_slots=1, max_turns=30, net_arch=[64])
+    env, base = build_env(config, OpponentPool({"random": 1.0}, config.rules()))
+    data = collect(env, base.action_masks, make_agent("heuristic", config.rules()), 40, config.gamma)
+    np.testing.assert_array_equal(data.obs[:, -HINT_SIZE:].argmax(axis=1), data.action)
+    hint_probability = {}
+    for smoothing in (0.0, 0.2):
+        torch.manual_seed(0)
+        model = build_model(config, env, None)
+        stats = fit(model, data, epochs=100, batch_size=64, learning_rate=1e-2, smoothing=smoothing)
+        assert stats["agreement"] > 0.97, (smoothing, stats)
+        with torch.no_grad():
+            dist = model.policy.get_distribution(torch.from_numpy(data.obs), action_masks=data.mask)
+            probs = dist.distribution.probs.numpy()
+        hint_probability[smoothing] = float(probs[np.arange(len(data.action)), data.action].mean())
+    assert hint_probability[0.0] > 0.95 and 0.6 < hint_probability[0.2] < 0.9, hint_probability
+    with pytest.raises(ValueError, match=r"warm_start_smoothing must lie in \[0, 1\)"):
+        TrainConfig(warm_start_smoothing=1.0).validate()

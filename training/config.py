@@ -99,6 +99,8 @@ class TrainConfig:
     """passes of supervised learning over the recorded decisions, per round"""
     warm_start_lr: float = 3e-3
     """Adam step size of the supervised fit"""
+    warm_start_smoothing: float = 0.0
+    """share of the imitation target spread over the legal actions (keeps a hinted policy exploring)"""
     warm_start_threads: int = 1
     """PyTorch threads of the supervised fit (2 help on idle cores only; beside a busy job 3.4x slower)"""
 
@@ -194,6 +196,8 @@ class TrainConfig:
             )
         if not 0.0 <= self.latest_snapshot_prob <= 1.0:
             raise ValueError("latest_snapshot_prob must lie in [0, 1]")
+        if not 0.0 <= self.warm_start_smoothing < 1.0:
+            raise ValueError(f"warm_start_smoothing must lie in [0, 1), got {self.warm_start_smoothing}")
         if not self.net_arch or any(int(n) < 1 for n in self.net_arch):
             raise ValueError(f"net_arch needs positive layer sizes, got {self.net_arch}")
         if self.resume and not Path(self.resume).is_file():

@@ -120,11 +120,16 @@ def fit(
     batch_size: int = 2048,
     learning_rate: float = 1e-3,
     value_coef: float = 0.5,
+    smoothing: float = 0.0,
     seed: int = 0,
     threads: int = 0,
     on_epoch: Callable[[int, dict], None] | None = None,
 ) -> dict:
     """Supervised fit of ``model.policy`` (masked cross-entropy + value regression).
+
+    ``smoothing`` spreads that much of the target probability evenly over the legal
+    actions (label smoothing), so that a policy which can copy its teacher exactly (a
+    hinted one, :mod:`agents.hinted`) still samples other actions when PPO starts.
 
     Returns the last epoch's mean loss terms and the teacher-agreement rate of
     the masked argmax. ``threads > 0`` sets PyTorch's threads for the fit only
@@ -134,7 +139,7 @@ def fit(
     if threads > 0:
         torch.set_num_threads(threads)
     try:
-        return _fit(model, data, epochs, batch_size, learning_rate, value_coef, seed, on_epoch)
+        return _fit(model, data, epochs, batch_size, learning_rate, value_coef, smoothing, seed, on_epoch)
     finally:
         torch.set_num_threads(previous_threads)
 
@@ -146,6 +151,7 @@ def _fit(
     batch_size: int,
     learning_rate: float,
     value_coef: float,
+    smoothing: float,
     seed: int,
     on_epoch: Callable[[int, dict], None] | None,
 ) -> dict:
@@ -173,6 +179,10 @@ def _fit(
             logits = policy.action_net(latent_pi).masked_fill(~mask[idx], -1e8)
             values = policy.value_net(latent_vf).squeeze(1)
             ce = torch.nn.functional.cross_entropy(logits, action[idx])
+            if smoothing > 0.0:  # cross-entropy with the uniform distribution over the legal actions
+                legal = mask[idx].float()
+                spread = -(torch.log_softmax(logits, dim=1) * legal).sum(1) / legal.sum(1)
+                ce = (1.0 - smoothing) * ce + smoothing * spread.mean()
             weight = has_ret[idx]
             vf = (weight * (values - ret[idx]) ** 2).sum() / weight.sum().clamp(min=1.0)
             loss = ce + value_coef * vf

@@ -143,6 +143,7 @@ def warm_start(config: TrainConfig, model: MaskablePPO, env: VecEnv, base: PoolV
                 data,
                 epochs=config.warm_start_epochs,
                 learning_rate=config.warm_start_lr,
+                smoothing=config.warm_start_smoothing,
                 threads=config.warm_start_threads,
                 seed=config.seed + k,
                 on_epoch=show,
