@@ -4,7 +4,7 @@
 # about 4 minutes on 2 CPU cores, 7 with the warm start, 10 with the report; a busy machine takes longer and
 # trains as much), and report it against the bots (2,000 duplicate hands each).
 #
-#   bash scripts/quickstart.sh                               # defaults of training/config.py
+#   bash scripts/quickstart.sh                               # training/configs/quickstart.toml
 #   bash scripts/quickstart.sh --total-timesteps 200000      # any `kanaszta train` flag
 #
 # Output in runs/quickstart/: final.zip, report.md, learning_curve.png, tb/ (TensorBoard);
@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 python -m pip install --quiet torch==2.13.0
 python -m pip install --quiet -e ".[rl]"
 export NUMBA_CACHE_DIR="${NUMBA_CACHE_DIR:-$HOME/.cache/kanaszta-numba}"
-python -m training.cli train --run-dir runs/quickstart "$@"
+python -m training.cli train --run-dir runs/quickstart --config training/configs/quickstart.toml "$@"
 if [ $# -eq 0 ]; then
     cp runs/quickstart/learning_curve.png docs/results/quickstart_learning_curve.png
     echo "learning curve copied to docs/results/quickstart_learning_curve.png (the README's figure)"

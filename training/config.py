@@ -1,7 +1,7 @@
 """Training configuration: one dataclass of arguments, each with a docstring.
 
 Values come from three layers, later ones winning: the defaults below (the
-quick-start run), an optional TOML file (``--config run.toml``, keys named as
+quick start's budget), an optional TOML file (``--config run.toml``, keys named as
 the fields, at the top level or in a ``[train]`` table) and command-line
 flags (``--num-envs 64``). :func:`parse_config` does all three.
 """
@@ -24,7 +24,8 @@ from kanaszta_env.cli import bounded_int, check_int, field_docs, int_requirement
 
 @dataclass
 class TrainConfig:
-    """Arguments of ``kanaszta train`` (defaults: the quick-start run)."""
+    """Arguments of ``kanaszta train`` (defaults: the quick start's budget, with a policy that
+    reads the observation only; ``training/configs/quickstart.toml`` adds the hint)."""
 
     # --- run ---------------------------------------------------------------------
     run_dir: str = "runs/quickstart"
