@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from agents.base import play_batch
+from agents.hinted import HintedPolicy
 from agents.numpy_policy import NumpyPolicy
 from agents.random_bot import RandomBot
 from agents.registry import SHIPPED_POLICY, make_agent
@@ -22,7 +23,8 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_the_shipped_policy_is_small_and_plays_legal_moves() -> None:
     assert SHIPPED_POLICY.is_file() and SHIPPED_POLICY.stat().st_size < 4_000_000  # a few MB at most
     agent = make_agent("ppo", Rules())
-    assert isinstance(agent, NumpyPolicy) and agent.name == "ppo" and agent.deterministic
+    assert isinstance(agent, HintedPolicy) and agent.name == "ppo" and agent.deterministic
+    assert agent.policy.hint == "heuristic"  # the shipped network reads HeuristicBot's choice
     seats = np.array([[0, 1], [1, 0]] * 4)
     result = play_batch(Rules(max_turns=40), [agent, RandomBot(seed=1)], seats, np.arange(8))
     assert result.decisions[:, 0].sum() > 0 and result.scores.shape == (8, 2)  # the driver checks legality
