@@ -140,6 +140,15 @@ def test_the_config_checks_the_hint() -> None:
         TrainConfig(hint="heuristic", variant="pl", num_players=4).validate()
 
 
+def test_the_rllib_backend_refuses_a_hint(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from kanaszta_env.cli import main
+
+    run = str(tmp_path / "run")
+    assert main(["train", "--backend", "rllib", "--hint", "heuristic", "--run-dir", run]) == 2
+    assert "--hint is not supported by --backend rllib" in capsys.readouterr().err
+    assert not (tmp_path / "run").exists()  # refused before anything is written
+
+
 def test_hinted_training_end_to_end(tmp_path: Path) -> None:
     """A tiny hinted run: the VecEnv appends the heuristic's choice, imitation learns from it,
     snapshots and evaluations play through the wrapper, and export keeps the hint."""

@@ -128,6 +128,10 @@ def run_rllib(args: argparse.Namespace) -> int:
     resume, args.resume = args.resume, None  # an RLlib checkpoint is a folder, not a .zip
     config = parse_config(args)
     options = parse_options(args)
+    if config.hint:
+        raise UsageError(
+            "--hint is not supported by --backend rllib (its networks read the observation only)"
+        )
     if resume is None and config.resume:
         resume, config.resume = config.resume, ""
     if resume:

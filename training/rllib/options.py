@@ -14,7 +14,7 @@ batch is ``num_envs * n_steps * max(1, num_env_runners)`` learner decisions,
 split over the learners; ``batch_size`` is the minibatch, ``n_epochs``,
 ``learning_rate``, ``gamma``, ``gae_lambda``, ``clip_range``, ``ent_coef``,
 ``vf_coef``, ``max_grad_norm`` the PPO settings of the same meaning. Not
-supported by this backend: the imitation warm start (``warm_start``),
+supported by this backend: the imitation warm start (``warm_start``), hinted policies (``hint``),
 ``anneal_lr``, ``target_kl`` and the TensorBoard logs (RLlib's own metrics go
 to ``progress.jsonl``).
 """
