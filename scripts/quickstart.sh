@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The README's first command: set up, train a MaskablePPO agent by self-play with the
-# quick-start budget (an imitation warm start, then 1,000,000 learner decisions of PPO:
-# about 4 minutes on 2 CPU cores, 7 with the warm start, 10 with the report; a busy machine takes longer and
-# trains as much), and report it against the bots (2,000 duplicate hands each).
+# The README's first command: set up, train a hinted MaskablePPO agent (it also reads
+# HeuristicBot's choice, see agents/hinted.py) by self-play with the quick-start budget (an
+# imitation warm start, then 1,000,000 learner decisions of PPO: about 5 minutes on 2 CPU cores,
+# 11 with the warm start and the evaluations; a busy machine takes longer and trains as much),
+# and report it against the bots and the shipped ppo agent (2,000 duplicate hands each).
 #
 #   bash scripts/quickstart.sh                               # training/configs/quickstart.toml
 #   bash scripts/quickstart.sh --total-timesteps 200000      # any `kanaszta train` flag

@@ -416,3 +416,19 @@ def test_plot_curves_draws_a_history_over_decisions_and_wall_time(tmp_path: Path
     module.CURVES = tmp_path / "curves"
     copied = module.add(run, "mine", "", "kanaszta train --x")
     assert json.loads(copied.read_text())["history"] == rows
+
+
+def test_summary_names_the_best_checkpoint_inside_a_relative_run_dir(tmp_path: Path, monkeypatch) -> None:
+    """The summary's "best periodic evaluation" line points at RUN_DIR/best.zip (a relative run
+    folder once came out doubled: runs/x/runs/x/best.json)."""
+    from training.train import TrainResult, summary
+
+    monkeypatch.chdir(tmp_path)
+    run = Path("runs") / "x"
+    run.mkdir(parents=True)
+    row = {"mean_diff": 12.5, "bot": "greedy", "step": 1000, "hands": 200}
+    (run / "best.json").write_text(json.dumps(row), encoding="utf-8")
+    result = TrainResult(run, run / "final.zip", 1000, 60.0, 16.7, None)
+    line = next(x for x in summary(result).splitlines() if x.startswith("best periodic"))
+    assert line.endswith(f"-> {run / 'best.zip'} (judge it on new deals: kanaszta eval)"), line
+    assert f"-> {run / 'best'} (" in summary(result, best="best")  # the RLlib backend's folder

@@ -377,9 +377,9 @@ def summary(result: TrainResult, best: str = "best.zip") -> str:
         f"{result.steps_per_second:,.0f} steps/s (updates and evaluations included)",
         f"checkpoint: {result.final_checkpoint}",
     ]
-    best = result.run_dir / "best.json"
-    if best.exists():
-        row = json.loads(best.read_text(encoding="utf-8"))
+    best_row = result.run_dir / "best.json"
+    if best_row.exists():
+        row = json.loads(best_row.read_text(encoding="utf-8"))
         lines.append(
             f"best periodic evaluation: {row['mean_diff']:+.1f} against {row['bot']} at step {row['step']:,} "
             f"({row['hands']} hands) -> {result.run_dir / best} (judge it on new deals: kanaszta eval)"
