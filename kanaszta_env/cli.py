@@ -252,15 +252,6 @@ def run_cli(
         return EXIT_USAGE
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the ``kanaszta`` command line."""
-    return run_cli(build_parser, argv, _dispatch)
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
-
-
 def field_docs(cls: type) -> dict[str, str]:
     """The docstring under each field of the dataclass ``cls`` (for ``--help`` texts)."""
     if not dataclasses.is_dataclass(cls):
@@ -273,3 +264,12 @@ def field_docs(cls: type) -> dict[str, str]:
         if named and isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant):
             docs[node.target.id] = str(after.value.value)  # type: ignore[union-attr]
     return docs
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``kanaszta`` command line."""
+    return run_cli(build_parser, argv, _dispatch)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -57,6 +57,21 @@ def test_a_hinted_space_declares_its_rules_and_hint() -> None:
         ObservationSpace(rules, hint="heuristic")
 
 
+def test_spaces_pickled_before_the_move_to_kanaszta_env_spaces_still_load() -> None:
+    """Checkpoints name the class by module; older ones say kanaszta_env.encoding."""
+    import pickle
+
+    from kanaszta_env import spaces
+
+    before = ObservationSpace(Rules())
+    del before.hint, before.hint_size  # as spaces pickled before hints existed
+    old = pickle.dumps(before, protocol=0).replace(b"kanaszta_env.spaces\n", b"kanaszta_env.encoding\n")
+    assert b"kanaszta_env.encoding\nObservationSpace" in old
+    space = pickle.loads(old)
+    assert type(space) is spaces.ObservationSpace and rules_of_space(space) == Rules()
+    assert not hasattr(space, "hint_size")
+
+
 def test_the_hint_is_the_bots_choice_one_hot() -> None:
     rules = Rules()
     obs, mask = _positions(rules)
