@@ -197,6 +197,10 @@ def test_hinted_training_end_to_end(tmp_path: Path) -> None:
     ]  # fmt: skip
     assert train_cli(["train", "--run-dir", str(run), *tiny]) == 0
     assert sorted((run / "snapshots").glob("*.npz"))
+    final = str(run / "final.zip")
+    with pytest.raises(ValueError, match="with --hint heuristic, this run has no --hint: use the same"):
+        TrainConfig(resume=final).validate()  # refused before anything is written
+    TrainConfig(resume=final, hint="heuristic").validate()
     agent = load_policy(run / "final.zip")
     assert isinstance(agent, HintedPolicy)
     out = tmp_path / "mine.npz"

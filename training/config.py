@@ -203,6 +203,10 @@ class TrainConfig:
             raise ValueError(f"net_arch needs positive layer sizes, got {self.net_arch}")
         if self.resume and not Path(self.resume).is_file():
             raise ValueError(f"resume: no checkpoint at {self.resume!r}")
+        if self.resume:  # lazy: reading a checkpoint needs the training extras
+            from .hinted_env import check_resume_hint
+
+            check_resume_hint(self.resume, self.hint)
         self._check_opponents()
         if self.best_by and self.best_by not in bot_list(self.eval_bots):
             raise ValueError(f"best_by {self.best_by!r} is not one of the eval_bots {self.eval_bots!r}")

@@ -10,8 +10,10 @@ layers below (opponent pool, monitor, reward shaping) keep plain observations.
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
+from stable_baselines3.common.save_util import load_from_zip_file
 from stable_baselines3.common.vec_env import VecEnv, VecEnvWrapper
 from stable_baselines3.common.vec_env.base_vec_env import VecEnvStepReturn
 
@@ -48,4 +50,13 @@ class HintedVecEnv(VecEnvWrapper):
         return self._hinted(obs), rewards, dones, infos
 
 
-__all__ = ["HintedVecEnv"]
+def check_resume_hint(checkpoint: str | Path, hint: str) -> None:
+    """``ValueError`` unless the checkpoint was trained with the same ``hint`` ("" = none)."""
+    data, _, _ = load_from_zip_file(checkpoint, device="cpu", load_data=True)
+    trained = getattr((data or {}).get("observation_space"), "hint", "")
+    if trained != hint:
+        said, now = (f"--hint {h}" if h else "no --hint" for h in (trained, hint))
+        raise ValueError(f"resume: {checkpoint} was trained with {said}, this run has {now}: use the same")
+
+
+__all__ = ["HintedVecEnv", "check_resume_hint"]
