@@ -19,8 +19,9 @@ from .search import SearchBot
 from .turkish_bots import TurkishGreedyBot, TurkishHeuristicBot
 
 BOT_NAMES = ("random", "greedy", "heuristic", "search", "ppo")
-#: the policy ``make_agent("ppo")`` loads: trained by ``kanaszta train --config
-#: training/configs/strong.toml`` and exported with ``kanaszta export`` (README: "The shipped agent")
+#: the policy ``make_agent("ppo")`` loads (a hinted one, :mod:`agents.hinted`): trained by
+#: ``kanaszta train --config training/configs/hinted.toml``, exported with ``kanaszta export``
+#: (README: "The shipped agent")
 SHIPPED_POLICY = Path(__file__).parent / "data" / "ppo.npz"
 RLLIB_PREFIX = "rllib:"  # make_agent("rllib:runs/x/final"): an RLlib checkpoint folder
 _SEARCH_OPTIONS = {"samples": int, "horizon": int, "max_discards": int, "hand_weight": float, "prior": float,
@@ -61,8 +62,8 @@ def make_agent(spec: str, rules: Rules | None = None, seed: int = 0) -> Agent:
       options after a colon: ``heuristic:min_left=8``, ``search:samples=24,horizon=8``
       (``HeuristicBot`` weights, ``SearchBot`` arguments);
     * ``ppo`` — the trained policy shipped with the package (Díszített kanaszta, two
-      players; NumPy only, no PyTorch needed), played greedily; ``ppo:sample=1`` samples
-      its masked softmax instead;
+      players; NumPy only, no PyTorch needed; it also reads HeuristicBot's choice,
+      :mod:`agents.hinted`), played greedily; ``ppo:sample=1`` samples its masked softmax instead;
     * a path to a ``.zip`` checkpoint of a maskable PPO policy
       (``sb3_contrib.MaskablePPO``) or to a policy exported as ``.npz``
       (:class:`~agents.numpy_policy.NumpyPolicy`), played greedily;
