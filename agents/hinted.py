@@ -24,7 +24,7 @@ import numpy as np
 
 from kanaszta_env import Rules
 from kanaszta_env.actions import NUM_ACTIONS
-from kanaszta_env.encoding import View, observation_size
+from kanaszta_env.encoding import View
 
 from .base import Agent, check_actions
 from .numpy_policy import NumpyPolicy
@@ -35,13 +35,20 @@ HINT_SIZE = NUM_ACTIONS
 HINT_BOTS = ("heuristic", "greedy")
 
 
+def check_hint(name: str, rules: Rules) -> None:
+    """``ValueError`` unless ``name`` is a bot a policy may take hints from in games of ``rules``
+    (the hint has one input per action of Díszített kanaszta)."""
+    if name not in HINT_BOTS or rules.family != "rank_groups":
+        raise ValueError(f"hint must be one of {HINT_BOTS} (Díszített kanaszta only), got {name!r}")
+
+
 def hint_bot(name: str, rules: Rules | None = None) -> Agent:
     """The bot that gives hints, set up for ``rules``."""
-    if name not in HINT_BOTS:
-        raise ValueError(f"unknown hint {name!r}: choose one of {HINT_BOTS}")
+    rules = rules or Rules()
+    check_hint(name, rules)
     from .registry import make_agent  # lazy: the registry loads hinted policies
 
-    return make_agent(name, rules or Rules())
+    return make_agent(name, rules)
 
 
 def hint_inputs(bot: Agent, obs: np.ndarray, mask: np.ndarray, views: View | None = None) -> np.ndarray:
@@ -117,15 +124,11 @@ def load_policy_file(path: str | Path, **kwargs: object) -> Agent:
     return with_hint(NumpyPolicy.load(path, **kwargs))
 
 
-def hinted_size(rules: Rules) -> int:
-    """Columns of a hinted observation of ``rules``."""
-    return observation_size(rules) + HINT_SIZE
-
-
 __all__ = [
     "HINT_BOTS",
     "HINT_SIZE",
     "HintedPolicy",
+    "check_hint",
     "hint_bot",
     "hint_inputs",
     "load_policy_file",

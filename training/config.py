@@ -210,11 +210,11 @@ class TrainConfig:
         self._check_opponents()
         if self.best_by and self.best_by not in bot_list(self.eval_bots):
             raise ValueError(f"best_by {self.best_by!r} is not one of the eval_bots {self.eval_bots!r}")
-        from agents.hinted import HINT_BOTS  # lazy: the bots are not needed to read a config
+        from agents.hinted import check_hint  # lazy: the bots are not needed to read a config
         from agents.registry import BOT_NAMES
 
-        if self.hint and (self.hint not in HINT_BOTS or self.rules().classic):
-            raise ValueError(f"hint must be one of {HINT_BOTS} (Díszített kanaszta only), got {self.hint!r}")
+        if self.hint:
+            check_hint(self.hint, self.rules())
 
         teacher = self.warm_start.partition(":")[0].strip()
         if teacher and teacher not in BOT_NAMES:
