@@ -16,7 +16,7 @@ from agents.numpy_policy import NumpyPolicy
 from kanaszta_env import Rules
 from kanaszta_env.encoding import observation_size
 from training.config import TrainConfig, parse_weights
-from training.lean_ppo import LeanMaskablePPO
+from training.lean_ppo import MASKED, LeanMaskablePPO, legal_probs, sample
 from training.opponents import OpponentPool
 from training.policy import PPOAgent
 from training.train import build_env, build_model
@@ -96,6 +96,36 @@ def test_collection_records_the_policy_and_sb3s_advantages() -> None:
     np.testing.assert_allclose(r["return"].numpy(), buffer.returns, atol=1e-4, rtol=1e-4)
 
 
+def test_legal_probs_are_the_softmax_over_the_legal_actions() -> None:
+    gen = torch.Generator().manual_seed(0)
+    logits = torch.randn(64, 200, generator=gen) * 5
+    mask = torch.rand(64, 200, generator=gen) < 0.1
+    mask[:, 7] = True
+    logp_all = torch.log_softmax(logits.masked_fill(~mask, MASKED), dim=1)
+    probs = legal_probs(logp_all, mask)
+    assert torch.equal(probs[~mask], torch.zeros(int((~mask).sum())))
+    expected = torch.cat([torch.softmax(row[m], 0) for row, m in zip(logits, mask, strict=True)])
+    assert torch.allclose(probs[mask], expected, atol=1e-6)
+    assert torch.equal(probs, logp_all.exp())  # what exp() gives, without its slow underflow path
+
+
+def test_sample_draws_by_probability_and_never_an_illegal_action() -> None:
+    probs = torch.zeros(3, 200)
+    probs[0, [3, 50, 199]] = torch.tensor([0.2, 0.3, 0.5])
+    probs[1, 0] = 1.0  # only the first action
+    probs[2, 199] = 1.0  # only the last action
+    torch.manual_seed(0)
+    draws = torch.stack([sample(probs.repeat(1000, 1)) for _ in range(10)]).reshape(-1, 3)
+    assert set(draws[:, 0].tolist()) == {3, 50, 199}
+    assert (draws[:, 1] == 0).all() and (draws[:, 2] == 199).all()
+    shares = torch.tensor([(draws[:, 0] == a).float().mean() for a in (3, 50, 199)])
+    assert torch.allclose(shares, torch.tensor([0.2, 0.3, 0.5]), atol=0.02)  # 10,000 draws: sd 0.005
+    torch.manual_seed(1)
+    first = sample(probs)
+    torch.manual_seed(1)
+    assert torch.equal(first, sample(probs))  # reproducible from torch's seed
+
+
 def test_loss_terms_are_maskableppos() -> None:
     model, _ = _collected()
     flat = {k: v.flatten(0, 1) for k, v in model.rollout.items()}
@@ -127,6 +157,26 @@ def test_update_moves_the_network_and_keeps_it_finite() -> None:
     callback = _Quiet()
     callback.init_callback(model)
     assert model.collect_rollouts(model.env, callback, model.rollout_buffer, n_rollout_steps=4)
+
+
+def test_features_extracted_once_per_update_give_the_same_network(monkeypatch) -> None:
+    import copy
+
+    import training.lean_ppo as lean
+
+    model, _ = _collected(n_epochs=2, batch_size=64)
+    start = copy.deepcopy(model.policy.state_dict()), copy.deepcopy(model.policy.optimizer.state_dict())
+    networks = []
+    for once in (True, False):
+        monkeypatch.setattr(lean, "_fixed_features", lambda policy, once=once: once)
+        model.policy.load_state_dict(start[0])
+        model.policy.optimizer.load_state_dict(start[1])
+        torch.manual_seed(5)  # the same minibatches
+        model.train()
+        networks.append([p.detach().clone() for p in model.policy.parameters()])
+    assert any(not torch.equal(a, b) for a, b in zip(networks[0], start[0].values(), strict=False))
+    for once, per_minibatch in zip(*networks, strict=True):
+        torch.testing.assert_close(once, per_minibatch)
 
 
 def test_target_kl_stops_the_update_before_a_step() -> None:
@@ -166,8 +216,26 @@ def test_numpy_export_plays_like_the_torch_actor(rules: Rules, tmp_path) -> None
     sampler = NumpyPolicy.load(path, deterministic=False, seed=5)
     picks = sampler.act(obs, mask)
     assert mask[np.arange(len(picks)), picks].all()
+    np.testing.assert_array_equal(NumpyPolicy.load(path, deterministic=False, seed=5).act(obs, mask), picks)
     with pytest.raises(ValueError, match="trained on"):
         loaded.setup(Rules(variant=rules.variant, num_players=3 if rules.num_players != 3 else 2))
+
+
+def test_numpy_policy_samples_the_softmax_of_the_legal_logits() -> None:
+    from agents.numpy_policy import softmax_sample
+
+    logits = np.full((2, 200), -np.inf, dtype=np.float32)
+    logits[0, [4, 90, 199]] = np.log([0.2, 0.3, 0.5]) + 7.0  # a shift changes nothing
+    logits[1, 0] = -3.0  # the only legal action
+    uniforms = np.random.default_rng(0).random(20_000)
+    picks = np.empty(20_000, dtype=np.int64)
+    softmax_sample(np.repeat(logits[:1], 20_000, axis=0), uniforms, picks)
+    assert set(np.unique(picks)) == {4, 90, 199}
+    shares = [np.mean(picks == a) for a in (4, 90, 199)]
+    np.testing.assert_allclose(shares, [0.2, 0.3, 0.5], atol=0.015)  # sd at most 0.0036
+    one = np.empty(3, dtype=np.int64)
+    softmax_sample(np.repeat(logits[1:], 3, axis=0), np.array([0.0, 0.5, 0.999999]), one)
+    assert (one == 0).all()
 
 
 def test_numpy_policy_refuses_bad_files_and_shapes(tmp_path) -> None:
