@@ -157,7 +157,7 @@ def greedy_row(mask, v, opt, reserve, tn, tw) -> int:
     return melding_fallback(mask, v.info[I_PICKUP_GROUP])
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # lets an overlapped PPO update run meanwhile
 def greedy_batch(views, mask, opt, reserve, tn, tw, out) -> None:
     views = borrow(views)  # no reference counting of the view's arrays per call
     for i in range(mask.shape[0]):

@@ -183,7 +183,7 @@ def decode_view(obs: np.ndarray, lay: np.ndarray, cfg, v: View) -> None:
     derive(v)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # lets an overlapped PPO update run meanwhile
 def decode_views(obs: np.ndarray, lay: np.ndarray, cfg, v: View) -> None:
     """Row ``i`` of the batched view ``v`` from observation row ``obs[i]``."""
     v = borrow(v)

@@ -354,7 +354,7 @@ def fill_view(s, cfg, b: int, p: int, v: View) -> None:
     derive(v)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # lets an overlapped PPO update run meanwhile
 def fill_views(s, cfg, games: np.ndarray, seats: np.ndarray, v: View) -> None:
     """Row ``i`` of the batched view ``v`` = player ``seats[i]``'s view of game ``games[i]``."""
     s = borrow(s)  # no reference counting inside the kernel (core/borrow.py)

@@ -351,7 +351,7 @@ OP_ADOPT = 7  # take the state as it is, anchors in ``idx``
 OP_FINISH = 8  # the end of a step with Python policies: masks, observations and rewards
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # lets an overlapped PPO update run meanwhile
 def drive(s, cfg, S, prm, op: int, actions, obs, idx, masks, arg: int, seeds, which) -> int:
     """Every operation of the driver behind one compiled function.
 
