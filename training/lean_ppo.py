@@ -15,8 +15,11 @@ network (``MaskableActorCriticPolicy``), ``learn()``, callbacks, logging,
   values into tensors allocated once; the policy is evaluated once per step
   on all games (masked logits, a categorical sample, the value), and the
   masks come from the environment in one array;
-* **update** computes the masked log-softmax once per minibatch and derives
-  the probability ratio, the entropy and the KL estimate from it.
+* **update** extracts the (parameter-free) count features once per update,
+  gathers minibatches into reused tensors, computes the masked log-softmax
+  once per minibatch and derives the probability ratio, the entropy and the
+  KL estimate from it, never exponentiating the masked entries (torch's exp
+  is slow on them).
 
 The algorithm is unchanged: the same clipped objective, GAE, advantage
 normalisation per minibatch, value loss, entropy bonus, gradient clipping
@@ -335,9 +338,10 @@ class LeanMaskablePPO(MaskablePPO):
     def losses(
         self, batch: dict[str, torch.Tensor], clip: float, policy: Any = None
     ) -> dict[str, torch.Tensor]:
-        """PPO's loss terms on ``batch`` (keys as the rollout tensors, flattened): ``pg`` (clipped
-        surrogate), ``vf`` (value MSE), ``ent`` (minus the masked entropy), and ``clip``/``kl`` (the
-        clipped share and the KL estimate, without gradient)."""
+        """PPO's loss terms on ``batch`` (keys as the rollout tensors, flattened; ``features`` may
+        stand for ``obs``): ``pg`` (clipped surrogate), ``vf`` (value MSE), ``ent`` (minus the
+        masked entropy), and ``clip``/``kl`` (the clipped share and the KL estimate, without
+        gradient)."""
         logits, values = self._heads(batch.get("obs"), policy, batch.get("features"))
         logp_all = torch.log_softmax(logits.masked_fill(~batch["mask"], MASKED), dim=1)
         logp = logp_all.gather(1, batch["action"][:, None]).squeeze(1)
