@@ -11,7 +11,7 @@ arrays (:meth:`training.policy.PPOAgent.to_numpy`) it
   matters where it sits in an opponent seat of self-play training.
 
 Illegal actions get ``-inf`` logits; the agent takes the most likely action
-(``deterministic=True``) or samples the masked softmax (Gumbel-max).
+(``deterministic=True``) or samples the masked softmax (:func:`softmax_sample`).
 
 Its matrix products run on one BLAS thread: on small batches OpenBLAS's
 threads only cost, and on a machine where other processes keep the cores
