@@ -59,7 +59,7 @@ class ClassicBot(Agent):
     """Common part of the classic bots: the pieces of a batch and the choice."""
 
     def setup(self, rules: Rules) -> None:
-        if not rules.classic:
+        if rules.game.name != "classic":
             raise ValueError(
                 f"{type(self).__name__} plays classic canasta (variant 'pl' or 'sk'), not {rules.variant!r}"
             )

@@ -28,10 +28,7 @@ from kanaszta_env.cli import (
     read_json,
     run_cli,
 )
-from kanaszta_env.rules import CLASSIC_PRESETS, OPENING_MINIMA, PRESETS, TURKISH_PRESETS
-
-#: presets played by partnerships (four players by default)
-PARTNERSHIP_PRESETS = CLASSIC_PRESETS + TURKISH_PRESETS
+from kanaszta_env.games import Game, all_games, game_of_preset, preset_names
 
 COMMANDS = ("tournament", "play", "watch", "replay")
 
@@ -39,16 +36,15 @@ COMMANDS = ("tournament", "play", "watch", "replay")
 def _rules_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--variant",
-        choices=tuple(PRESETS),
+        choices=preset_names(),
         default="2003-02",
-        help="rules preset: Díszített 2003-02 (heart aces) or 2003-01; classic canasta pl or sk",
+        help="rules preset: " + "; ".join(f"{g.title} {' or '.join(g.presets)}" for g in all_games()),
     )
     p.add_argument(
         "--opening-minimum",
         type=int,
         default=None,
-        help=f"opening minimum: Díszített {', '.join(map(str, OPENING_MINIMA))} (R12.2, default 50); "
-        "classic: the preset's (C11)",
+        help="opening minimum (default: the preset's; Díszített 50, 75, 90 or 120, R12.2)",
     )
     p.add_argument(
         "--max-turns", type=positive_int, default=200, help="turns after which a hand is cut short (R19.2)"
@@ -159,14 +155,6 @@ def _add_watch_parsers(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _rules(args: argparse.Namespace, players: int, episode: str = "hand") -> Rules:
-    minimum = args.opening_minimum
-    if minimum is not None and args.variant in TURKISH_PRESETS:
-        raise UsageError(
-            "--opening-minimum: Turkish kanasta opens at 45, and at 90 from a pair total of 900 (T9.1)"
-        )
-    if minimum is not None and args.variant not in CLASSIC_PRESETS and minimum not in OPENING_MINIMA:
-        choices = ", ".join(map(str, OPENING_MINIMA))
-        raise UsageError(f"--opening-minimum {minimum}: {args.variant} takes one of {choices} (R12.2)")
     try:
         return Rules(
             variant=args.variant,
@@ -176,12 +164,19 @@ def _rules(args: argparse.Namespace, players: int, episode: str = "hand") -> Rul
             episode=episode,
         )
     except ValueError as error:
+        if "opening_minimum" in str(error):
+            raise UsageError(f"--opening-minimum {args.opening_minimum}: {error}") from None
         raise UsageError(str(error)) from None
+
+
+def _table_players(game: Game, preset: str) -> int:
+    """Players at a table of ``preset`` when --players is not given (partnership games: four)."""
+    return game.presets[preset].get("table_players", game.presets[preset]["default_players"])
 
 
 def run(args: argparse.Namespace) -> int:
     """Execute a parsed ``tournament`` or ``play`` command; returns an exit code."""
-    if args.command == "watch" and getattr(args, "variant", None) in PARTNERSHIP_PRESETS:
+    if args.command == "watch" and not game_of_preset(args.variant).has("watch"):
         raise UsageError(
             f"kanaszta {args.command} plays Díszített kanaszta only for now; {args.variant} "
             f"has the envs, the bots and kanaszta tournament --variant {args.variant}"
@@ -214,7 +209,7 @@ def _tournament(args: argparse.Namespace) -> int:
     if repeated:
         raise UsageError(f"each agent may appear once; repeated: {', '.join(repeated)}")
     _check_output(args.records, "--records")
-    players = args.players or (4 if args.variant in PARTNERSHIP_PRESETS else 2)
+    players = args.players or _table_players(game_of_preset(args.variant), args.variant)
     rules = _rules(args, players, args.episode)
     if len(set(rules.sides())) != 2:
         raise UsageError(f"duplicate tournaments need two sides; {players} players of {args.variant} make "
@@ -240,7 +235,7 @@ def _play(args: argparse.Namespace) -> int:
     from .human import play_human
     from .registry import make_agent
 
-    if args.variant in PARTNERSHIP_PRESETS:
+    if not game_of_preset(args.variant).has("views"):  # the narrated terminal game reads seat views
         return _play_classic(args)
     start = None
     if args.resume:
@@ -281,7 +276,7 @@ def _play_classic(args: argparse.Namespace) -> int:
 
     if args.resume:
         raise UsageError("--resume takes Díszített positions only for now")
-    players = args.players or 4
+    players = args.players or _table_players(game_of_preset(args.variant), args.variant)
     rules = _rules(args, players)
     specs = args.opponent or ["heuristic"]
     if len(specs) == 1:

@@ -56,35 +56,47 @@ class CountLayout:
         return self.rules.num_players * (HAND_BUCKETS + CANASTA_BUCKETS)
 
 
-@lru_cache(maxsize=32)
-def count_layout(rules: Rules) -> CountLayout:
-    """The :class:`CountLayout` of ``rules`` (Díszített or classic; Turkish is not supported)."""
-    if rules.turkish:
-        raise ValueError("count features are defined for Díszített and classic canasta, not Turkish kanasta")
-    offsets = piece_offsets(rules)
+def _classic_layout(rules: Rules, offsets: dict) -> CountLayout:
+    """Hand sizes per seat; a side's canasta flag, looked up through each seat's side."""
     players = rules.num_players
-    if rules.classic:  # hand sizes per seat; a side's canasta flag, looked up through each seat's side
-        start = offsets["hand_sizes"][0]
-        canasta = offsets["canasta"][0]
-        partners = offsets["partners"][0]
-        return CountLayout(
-            rules,
-            tuple(start + seat for seat in range(players)),
-            float(CLASSIC_HAND_SIZE_SCALE),
-            (canasta, canasta + len(set(rules.sides()))),
-            (),
-            (partners, partners + players),
-        )
+    start = offsets["hand_sizes"][0]
+    canasta = offsets["canasta"][0]
+    partners = offsets["partners"][0]
+    return CountLayout(
+        rules,
+        tuple(start + seat for seat in range(players)),
+        float(CLASSIC_HAND_SIZE_SCALE),
+        (canasta, canasta + len(set(rules.sides()))),
+        (),
+        (partners, partners + players),
+    )
+
+
+def _diszitett_layout(rules: Rules, offsets: dict) -> CountLayout:
+    """Hand sizes per seat; each seat's canasta kinds per rank group."""
     ps_start, ps_shape = offsets["player_state"]  # rows: twins, hand size, opened; one column per seat
     can_start, can_shape = offsets["canasta"]  # (seats, groups, kinds)
     return CountLayout(
         rules,
-        tuple(ps_start + ps_shape[1] + seat for seat in range(players)),
+        tuple(ps_start + ps_shape[1] + seat for seat in range(rules.num_players)),
         float(HAND_SIZE_SCALE),
         (can_start, can_start + int(np.prod(can_shape))),
         tuple(int(n) for n in can_shape),
         None,
     )
+
+
+#: game name -> where its observation holds the counts
+COUNT_LAYOUTS = {"diszitett": _diszitett_layout, "classic": _classic_layout}
+
+
+@lru_cache(maxsize=32)
+def count_layout(rules: Rules) -> CountLayout:
+    """The :class:`CountLayout` of ``rules`` (games of :data:`COUNT_LAYOUTS`)."""
+    layout = COUNT_LAYOUTS.get(rules.game.name)
+    if layout is None:
+        raise ValueError(f"count features are not defined for {rules.game.title} yet")
+    return layout(rules, piece_offsets(rules))
 
 
 def count_indices(obs: np.ndarray, layout: CountLayout) -> np.ndarray:

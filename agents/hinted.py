@@ -38,7 +38,7 @@ HINT_BOTS = ("heuristic", "greedy")
 def check_hint(name: str, rules: Rules) -> None:
     """``ValueError`` unless ``name`` is a bot a policy may take hints from in games of ``rules``
     (the hint has one input per action of Díszített kanaszta)."""
-    if name not in HINT_BOTS or rules.family != "rank_groups":
+    if name not in HINT_BOTS or not rules.game.has("views"):  # the hint is one input per view-bot action
         raise ValueError(f"hint must be one of {HINT_BOTS} (Díszített kanaszta only), got {name!r}")
 
 

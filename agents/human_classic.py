@@ -27,10 +27,9 @@ from kanaszta_env import GameBatch, Rules
 from kanaszta_env.envs.render import render_table
 
 from .base import Agent
-from .classic_bots import ClassicHeuristicBot
 from .human import HumanGame
 from .records import make_record
-from .turkish_bots import TurkishHeuristicBot
+from .registry import make_agent
 
 HELP = """commands:
   <number> or <move name>   play a legal move (e.g. 3, draw, meld_K, meld_2_to_K, discard_9;
@@ -53,10 +52,8 @@ def play_classic_human(
 ) -> HumanGame:
     """One hand of classic canasta or Turkish kanasta with a human in ``seat`` and ``others``
     (bots, in seat order, the human's partners included) in the other seats."""
-    if not rules.partnerships:
-        raise ValueError(
-            f"play_classic_human plays the partnership games (pl, sk, tr), not {rules.variant!r}"
-        )
+    if rules.game.has("views"):
+        raise ValueError(f"{rules.game.title} is played with agents.human.play_human, not play_classic_human")
     players = rules.num_players
     if len(others) != players - 1:
         raise ValueError(f"{players} players need {players - 1} other agents, got {len(others)}")
@@ -77,7 +74,7 @@ def play_classic_human(
         for q, a in enumerate(agents)
     ]
     out, inp = output or sys.stdout, input_stream or sys.stdin
-    hint_bot = TurkishHeuristicBot(rules) if rules.turkish else ClassicHeuristicBot(rules)
+    hint_bot = make_agent("heuristic", rules)
     actions: list[int] = []
 
     def say(text: str) -> None:

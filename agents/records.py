@@ -18,7 +18,6 @@ import numpy as np
 
 from kanaszta_env import GameBatch, Rules
 from kanaszta_env import position as positions
-from kanaszta_env.actions import action_table
 
 FORMAT = "kanaszta-record/1"
 
@@ -128,7 +127,7 @@ def make_record(
     """A record from action ids (as :func:`agents.base.play_batch` keeps them)."""
     return GameRecord(
         rules=rules_to_dict(rules),
-        actions=[action_table(rules)[int(a)] for a in action_ids],
+        actions=[rules.game.action_names(rules)[int(a)] for a in action_ids],
         seed=None if seed is None else int(seed),
         start=start,
         players=list(players or []),

@@ -4,9 +4,12 @@ trained policy shipped with the package), a path to a trained policy checkpoint
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from kanaszta_env import Rules
+from kanaszta_env.games import set_agent_factory
 
 from .base import Agent, PolicyAgent
 from .classic_bots import ClassicGreedyBot, ClassicHeuristicBot
@@ -55,12 +58,68 @@ def _typed(head: str, opts: dict[str, str], known: dict[str, type], spec: str) -
     return {k: _convert(v, known[k], k, spec) for k, v in opts.items()}
 
 
+@dataclass(frozen=True)
+class Bot:
+    """How to build one bot of a game: ``build(rules, **options)`` with the options typed
+    by ``options``; a ``seeded`` bot takes ``seed`` (default: ``make_agent``'s seed)."""
+
+    build: Callable[..., Agent]
+    options: Mapping[str, type] = field(default_factory=dict)
+    seeded: bool = False
+
+
+#: game name -> bot name -> how to build it (:func:`register_bot`)
+_BOTS: dict[str, dict[str, Bot]] = {}
+
+
+def register_bot(game: str, name: str, bot: Bot) -> None:
+    """Offer ``bot`` as ``make_agent(name, rules)`` for the rules of the game called ``game``."""
+    _BOTS.setdefault(game, {})[name] = bot
+
+
+def bot_names(rules: Rules) -> tuple[str, ...]:
+    """The bots ``make_agent`` builds for ``rules``' game by name."""
+    return ("random", *_BOTS.get(rules.game.name, {}))
+
+
+def _turkish_search(rules: Rules, **options: object) -> Agent:
+    from .turkish_search import TurkishSearchBot  # compiles the rollouts: only when asked for
+
+    return TurkishSearchBot(rules, **options)  # type: ignore[arg-type]
+
+
+_SEARCH = {k: v for k, v in _SEARCH_OPTIONS.items() if k != "modes"}
+_CLASSIC_HEURISTIC_OPTIONS = {"answer_limit": float, "ask_partner_cards": int}
+for _game, _bots in {
+    "diszitett": {
+        "greedy": Bot(GreedyBot),
+        "heuristic": Bot(
+            lambda rules, **p: HeuristicBot(rules, params={k: float(v) for k, v in p.items()}),
+            dict.fromkeys(DEFAULT_PARAMS, float),
+        ),
+        "search": Bot(SearchBot, _SEARCH_OPTIONS, seeded=True),
+    },
+    "classic": {
+        "greedy": Bot(ClassicGreedyBot),
+        "heuristic": Bot(ClassicHeuristicBot, _CLASSIC_HEURISTIC_OPTIONS),
+        "search": Bot(ClassicSearchBot, _SEARCH, seeded=True),
+    },
+    "turkish": {
+        "greedy": Bot(TurkishGreedyBot),
+        "heuristic": Bot(TurkishHeuristicBot),
+        "search": Bot(_turkish_search, _SEARCH, seeded=True),
+    },
+}.items():
+    for _name, _bot in _bots.items():
+        register_bot(_game, _name, _bot)
+
+
 def make_agent(spec: str, rules: Rules | None = None, seed: int = 0) -> Agent:
     """An agent from its description.
 
-    * ``random``, ``greedy``, ``heuristic``, ``search`` — the bots, optionally with
-      options after a colon: ``heuristic:min_left=8``, ``search:samples=24,horizon=8``
-      (``HeuristicBot`` weights, ``SearchBot`` arguments);
+    * ``random``, ``greedy``, ``heuristic``, ``search`` — the bots of the rules' game
+      (:func:`bot_names`), optionally with options after a colon:
+      ``heuristic:min_left=8``, ``search:samples=24,horizon=8``, ``random:seed=3``;
     * ``ppo`` — the trained policy shipped with the package (Díszített kanaszta, two
       players; NumPy only, no PyTorch needed; it also reads HeuristicBot's choice,
       :mod:`agents.hinted`), played greedily; ``ppo:sample=1`` samples its masked softmax instead;
@@ -81,27 +140,31 @@ def make_agent(spec: str, rules: Rules | None = None, seed: int = 0) -> Agent:
     opts = _options(rest, spec)
     if head == "ppo":
         return _shipped_policy(opts, rules, seed, spec)
-    if head in BOT_NAMES and rules.partnerships:
-        return _partnership_bot(head, opts, rules, seed, spec)
-    if head in BOT_NAMES:
-        agent: Agent
-        if head == "random":
-            agent = RandomBot(seed=int(_convert(opts.pop("seed", str(seed)), int, "seed", spec)))
-        elif head == "greedy":
-            agent = GreedyBot(rules)
-        elif head == "heuristic":
-            params = _typed(head, opts, dict.fromkeys(DEFAULT_PARAMS, float), spec)
-            agent = HeuristicBot(rules, params={k: float(v) for k, v in params.items()})
-            opts = {}
-        else:
-            kwargs = _typed(head, opts, _SEARCH_OPTIONS, spec)
-            kwargs.setdefault("seed", seed)
-            agent = SearchBot(rules, **kwargs)  # type: ignore[arg-type]
-            opts = {}
-        if opts:
+    if head == "random":
+        agent: Agent = RandomBot(seed=int(_convert(opts.pop("seed", str(seed)), int, "seed", spec)))
+    elif head in BOT_NAMES:
+        bot = _BOTS.get(rules.game.name, {}).get(head)
+        if bot is None:
+            raise ValueError(
+                f"{rules.game.title} has no {head} bot: use one of {', '.join(bot_names(rules))}"
+            )
+        if opts and not bot.options:
             raise ValueError(f"agent {head!r} takes no options, got {sorted(opts)}")
-        agent.name = spec
-        return agent
+        kwargs = _typed(head, opts, bot.options, spec)
+        if bot.seeded:
+            kwargs.setdefault("seed", seed)
+        agent = bot.build(rules, **kwargs)
+        opts = {}
+    else:
+        return _agent_file(spec)
+    if opts:
+        raise ValueError(f"agent {head!r} takes no options, got {sorted(opts)}")
+    agent.name = spec
+    return agent
+
+
+def _agent_file(spec: str) -> Agent:
+    """A checkpoint or exported policy at the path ``spec``."""
     path = Path(spec)
     if path.suffix in (".zip", ".npz"):
         if not path.is_file():
@@ -129,40 +192,6 @@ def _shipped_policy(opts: dict[str, str], rules: Rules, seed: int, spec: str) ->
     return agent
 
 
-_CLASSIC_HEURISTIC_OPTIONS = {"answer_limit": float, "ask_partner_cards": int}
-
-
-def _partnership_bot(head: str, opts: dict[str, str], rules: Rules, seed: int, spec: str) -> Agent:
-    """A bot of classic canasta (:mod:`agents.classic_bots`) or Turkish kanasta
-    (:mod:`agents.turkish_bots`) by name."""
-    agent: Agent
-    if head == "random":
-        agent = RandomBot(seed=int(_convert(opts.pop("seed", str(seed)), int, "seed", spec)))
-    elif head == "greedy":
-        agent = TurkishGreedyBot(rules) if rules.turkish else ClassicGreedyBot(rules)
-    elif head == "heuristic" and rules.turkish:
-        agent = TurkishHeuristicBot(rules)
-    elif head == "heuristic":
-        kwargs = _typed(head, opts, _CLASSIC_HEURISTIC_OPTIONS, spec)
-        agent = ClassicHeuristicBot(rules, **kwargs)  # type: ignore[arg-type]
-        opts = {}
-    else:
-        if rules.turkish:
-            from .turkish_search import (
-                TurkishSearchBot as search,
-            )  # compiles the rollouts: only when asked for
-        else:
-            search = ClassicSearchBot  # type: ignore[assignment]
-        kwargs = _typed(head, opts, {k: v for k, v in _SEARCH_OPTIONS.items() if k != "modes"}, spec)
-        kwargs.setdefault("seed", seed)
-        agent = search(rules, **kwargs)  # type: ignore[arg-type]
-        opts = {}
-    if opts:
-        raise ValueError(f"agent {head!r} takes no options, got {sorted(opts)}")
-    agent.name = spec
-    return agent
-
-
 def load_checkpoint(path: str | Path) -> Agent:
     """A maskable PPO checkpoint (``sb3_contrib``) as a greedy batched agent."""
     try:
@@ -176,3 +205,6 @@ def load_checkpoint(path: str | Path) -> Agent:
         return actions
 
     return PolicyAgent(policy, name=str(path))
+
+
+set_agent_factory(make_agent)  # the envs resolve opponents given by name through it

@@ -99,7 +99,7 @@ class TurkishBot(Agent):
             self.setup(rules)
 
     def setup(self, rules: Rules) -> None:
-        if not rules.turkish:
+        if rules.game.name != "turkish":
             raise ValueError(
                 f"{type(self).__name__} plays Turkish kanasta (variant 'tr'), not {rules.variant!r}"
             )

@@ -38,16 +38,10 @@ Figures = dict[str, tuple[str, Callable[[], float]]]
 
 
 def compiled(name: str) -> Callable:
-    """A compiled function of the rules core (``random_playout``,
-    ``sample_uniform``) from whichever layout the imported package has: the
-    engine's compiled API since the one-engine refactor, ``core.batch`` before
-    it (e.g. ``ff82dfa``). Resolved by name so that this tree's benchmarks
-    import only the engine's API (``tests/test_layering.py``)."""
-    module: ModuleType
-    try:
-        module = importlib.import_module("kanaszta_env.engine.compiled")
-    except ModuleNotFoundError:  # pre-refactor: kanaszta_env/engine.py, kernels in core/batch.py
-        module = importlib.import_module("kanaszta_env.core.batch")
+    """A compiled function of the engine's compiled API (``random_playout``,
+    ``sample_uniform``), resolved when called so that a ``--against`` worker reads
+    the imported tree's."""
+    module: ModuleType = importlib.import_module("kanaszta_env.engine.compiled")
     return getattr(module, name)
 
 

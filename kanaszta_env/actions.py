@@ -95,19 +95,6 @@ def action_from_name(name: str) -> int:
     return a
 
 
-def action_table(rules) -> tuple[str, ...]:
-    """The action names of the game ``rules`` play (Díszített, classic or Turkish)."""
-    if getattr(rules, "turkish", False):
-        from .actions_turkish import ACTION_NAMES as TURKISH_NAMES
-
-        return TURKISH_NAMES
-    if getattr(rules, "classic", False):
-        from .actions_classic import ACTION_NAMES as CLASSIC_NAMES
-
-        return CLASSIC_NAMES
-    return ACTION_NAMES
-
-
 def _canonical(name: str) -> str:
     parts = name.split("_")
     out = []
@@ -124,5 +111,4 @@ __all__ = [
     "WILD_TYPES",
     "action_from_name",
     "action_name",
-    "action_table",
 ]

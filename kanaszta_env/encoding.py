@@ -41,8 +41,6 @@ from .core.observe import (
 )
 from .core.state import FREE_NAMES, PHASE_NAMES, State
 from .core.view import View, new_views
-from .encoding_classic import classic_pieces
-from .encoding_turkish import turkish_pieces
 from .rules import Rules
 
 __all__ = [
@@ -84,12 +82,14 @@ _CANASTAS = "black wild, black, red, red wild, gold (R11)"
 
 @lru_cache(maxsize=64)
 def observation_spec(rules: Rules | None = None) -> tuple[Piece, ...]:
-    """The pieces of the observation vector, in order, for ``rules`` (the game
-    family, the number of players and, in classic canasta, of sides change it)."""
+    """The pieces of the observation vector, in order, for ``rules``: the game's own
+    layout (:meth:`Game.observation_pieces`), which the number of players (and sides) changes."""
     rules = rules or Rules()
-    P = rules.num_players
-    if rules.partnerships:  # classic canasta's and Turkish kanasta's own layouts
-        return turkish_pieces(Piece) if rules.turkish else classic_pieces(P, max(rules.sides()) + 1, Piece)
+    return tuple(rules.game.observation_pieces(rules, Piece))
+
+
+def diszitett_pieces(P: int) -> tuple[Piece, ...]:
+    """Díszített kanaszta's pieces for ``P`` players."""
     assert len(PHASE_NAMES) == NUM_PHASES and len(FREE_NAMES) == NUM_FREE_STATES
     return _flow_pieces(P) + _own_hand_pile_and_stock(P) + _table_pieces(P) + _turn_pieces() + _cut_pieces()
 

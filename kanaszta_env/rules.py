@@ -1,9 +1,11 @@
-"""The one configuration object of a game: :class:`Rules` (RULES.md R2, R12, R18, R19).
+"""The one configuration object of a game: :class:`Rules` (a preset and its options).
 
-A ``Rules`` is frozen and validated on construction; the core receives it as a
-small integer vector (:meth:`Rules.to_config`) so that one compiled kernel
-serves every configuration. New variants (for example the partnership canasta
-of R20) are meant to become new presets here, not new engines.
+``Rules(variant=<preset>, ...)`` names a preset of a registered game
+(:mod:`kanaszta_env.games`); the shared fields (players, opening, target, turn
+limit, episode) are checked here, the game's own ones by the game
+(:meth:`Game.defaults`, :meth:`Game.validate`). A ``Rules`` is frozen and
+validated on construction; the core receives it as a small integer vector
+(:meth:`Rules.to_config`) so that one compiled kernel serves every configuration.
 """
 
 from __future__ import annotations
@@ -14,24 +16,9 @@ from typing import Any
 import numpy as np
 
 from . import rules_classic as RC
-from .variants import Variant, get_variant
+from .games import Game, game_of_preset
+from .variants import Variant
 
-#: preset name -> whether separate heart aces exist (R10.6)
-PRESETS = {"2003-02": True, "2003-01": False, "pl": False, "sk": False, "tr": False}
-#: preset name -> the game variant it plays (:mod:`kanaszta_env.variants`)
-PRESET_GAMES = {
-    "2003-02": "diszitett",
-    "2003-01": "diszitett",
-    "pl": "classic",
-    "sk": "classic",
-    "tr": "turkish",
-}
-CLASSIC_PRESETS = ("pl", "sk")
-TURKISH_PRESETS = ("tr",)
-#: T9.1: the opening below a pair total of 900 (90 from 900 on); T15.1: the target
-TURKISH_OPENING = 45
-TURKISH_TARGET = 5200
-OPENING_MINIMA = (50, 75, 90, 120)
 EPISODES = ("hand", "game")
 #: a score-dependent opening schedule in the spirit of seed 003 (classic canasta)
 CLASSIC_SCHEDULE = ((0, 50), (1500, 90), (3000, 120))
@@ -48,7 +35,7 @@ CFG_MAX_HANDS = 6
 CFG_RANDOM_STARTER = 7
 CFG_SCHEDULE_LEN = 8
 CFG_SCHEDULE = 9  # then pairs (threshold, minimum)
-CFG_SIZE = RC.CC_END  # the classic keys follow the shared ones (rules_classic.CC_*)
+CFG_SIZE = RC.CC_END  # the games' keys follow the shared ones (rules_classic.CC_*)
 assert CFG_SCHEDULE + 2 * MAX_SCHEDULE_STEPS <= RC.CC_BASE
 
 
@@ -121,43 +108,21 @@ class Rules:
     _config: np.ndarray = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
-        if not isinstance(self.variant, str) or self.variant not in PRESETS:
-            raise ValueError(f"unknown variant {self.variant!r}: choose one of {sorted(PRESETS)}")
-        classic = self.variant in CLASSIC_PRESETS
-        if self.num_players is None:  # Turkish is played by four, the others default to two
-            object.__setattr__(self, "num_players", 4 if self.variant in TURKISH_PRESETS else 2)
-        if self.variant in TURKISH_PRESETS:
-            self._check_turkish()
-        if self.opening_minimum is None:
-            object.__setattr__(self, "opening_minimum", RC.PL_OPENING if classic else 50)
-        if self.target_score is None:
-            object.__setattr__(
-                self, "target_score", TURKISH_TARGET if self.turkish else 5000 if classic else 10_000
+        game = game_of_preset(self.variant)  # names the presets of every registered game
+        foreign = [k for k in _OPTION_FIELDS if k not in game.options and getattr(self, k) is not None]
+        if foreign:
+            raise ValueError(
+                f"{foreign[0]} is not a rule of {game.title} (variant {self.variant}): {_owner(foreign[0])}"
             )
+        self._set(game.defaults(self))
         for name in ("num_players", "opening_minimum", "target_score", "max_turns", "max_hands"):
             object.__setattr__(self, name, _integer(getattr(self, name), name))
-        if classic:
-            keys = RC.resolve_classic(
-                self.variant, {k: getattr(self, k) for k in RC.CLASSIC_KEYS}, self.num_players
+        if self.num_players not in game.player_counts(self.variant):
+            allowed = game.player_counts(self.variant)
+            raise ValueError(
+                f"num_players must be one of {allowed} for {self.variant!r}, got {self.num_players}"
             )
-            for key, value in keys.items():
-                object.__setattr__(self, key, value)
-            if not 0 <= self.opening_minimum <= 1000:
-                raise ValueError(f"opening_minimum must be in 0..1000, got {self.opening_minimum!r}")
-            if self.variant == "sk" and self.opening_schedule is None:
-                object.__setattr__(self, "opening_schedule", RC.SK_SCHEDULE)
-        elif not self.turkish:
-            given = [k for k in RC.CLASSIC_KEYS if getattr(self, k) is not None]
-            if given:
-                raise ValueError(
-                    f"{given[0]} is a classic canasta key (variants pl, sk), not a {self.variant} rule"
-                )
-            if not 2 <= self.num_players <= 4:
-                raise ValueError(f"num_players must be 2, 3 or 4, got {self.num_players!r}")
-            if self.opening_minimum not in OPENING_MINIMA:
-                raise ValueError(
-                    f"opening_minimum must be one of {OPENING_MINIMA}, got {self.opening_minimum!r}"
-                )
+        self._set(game.validate(self))
         if not isinstance(self.random_starter, (bool, np.bool_)):
             raise ValueError(f"random_starter must be True or False, got {self.random_starter!r}")
         object.__setattr__(self, "random_starter", bool(self.random_starter))
@@ -166,7 +131,7 @@ class Rules:
             schedule = CLASSIC_SCHEDULE
             object.__setattr__(self, "opening_schedule", schedule)
         if schedule is not None:
-            object.__setattr__(self, "opening_schedule", _check_schedule(schedule, classic))
+            object.__setattr__(self, "opening_schedule", _check_schedule(schedule, game))
         for name in ("target_score", "max_turns", "max_hands"):
             value = getattr(self, name)
             if value < 1:
@@ -175,63 +140,38 @@ class Rules:
             raise ValueError(f"episode must be one of {EPISODES}, got {self.episode!r}")
         object.__setattr__(self, "_config", self._build_config())
 
-    def _check_turkish(self) -> None:
-        """The keys Turkish kanasta fixes (T2.1, T9.1) or does not have (C0)."""
-        given = [k for k in RC.CLASSIC_KEYS if getattr(self, k) is not None]
-        if given:
-            raise ValueError(f"{given[0]} is a classic canasta key (variants pl, sk), not a Turkish rule")
-        if self.num_players != 4 or isinstance(self.num_players, (bool, np.bool_)):
-            raise ValueError(
-                f"Turkish kanasta is played by 4 players in two pairs, got num_players={self.num_players!r}"
-            )
-        if self.opening_minimum not in (None, TURKISH_OPENING) or isinstance(self.opening_minimum, bool):
-            raise ValueError(
-                f"Turkish kanasta opens at {TURKISH_OPENING}, and at 90 from a pair total of 900 (T9.1); "
-                f"opening_minimum cannot be set (got {self.opening_minimum!r})"
-            )
-        if self.opening_schedule is not None:
-            raise ValueError(
-                "Turkish kanasta's opening requirement is fixed by T9.1; opening_schedule cannot be set"
-            )
-        object.__setattr__(self, "opening_minimum", TURKISH_OPENING)
+    def _set(self, values: dict[str, Any]) -> None:
+        for name, value in values.items():
+            object.__setattr__(self, name, value)
+
+    @property
+    def game(self) -> Game:
+        """The game this preset plays (:class:`~kanaszta_env.games.Game`): every layer asks it."""
+        return game_of_preset(self.variant)
 
     @property
     def spec(self) -> Variant:
-        """The game variant this preset plays: deck, deal, melds and score tables."""
-        return get_variant(PRESET_GAMES[self.variant])
-
-    @property
-    def classic(self) -> bool:
-        """Whether this is a classic canasta preset (``pl``, ``sk``)."""
-        return self.variant in CLASSIC_PRESETS
+        """The game's compile-time spec: deck, deal, melds and score tables."""
+        return self.game.spec
 
     def sides(self) -> tuple[int, ...]:
-        """Side of every seat: partners share melds and score (C2); each seat alone in Díszített."""
-        if self.turkish:
-            return self.spec.sides(self.num_players)  # T2.1: partners opposite
-        if not self.classic:
-            return tuple(range(self.num_players))
-        return RC.side_of_seats(self.num_players, {k: getattr(self, k) for k in RC.CLASSIC_KEYS})
+        """Side of every seat: partners share melds and score (C2, T2.1); each seat alone in Díszített."""
+        return self.game.sides(self)
 
     @property
     def family(self) -> str:
-        """The meld family of the game: ``"rank_groups"`` (Díszített), ``"classic"`` or ``"turkish"``."""
+        """The meld family of the game's kernels (:attr:`Variant.meld_family`)."""
         return self.spec.meld_family
 
     @property
     def partnerships(self) -> bool:
-        """Whether partners share melds and score (classic canasta, Turkish kanasta)."""
-        return self.spec.partnerships
-
-    @property
-    def turkish(self) -> bool:
-        """Whether this is Turkish kanasta (preset ``tr``)."""
-        return self.variant in TURKISH_PRESETS
+        """Whether the game has partnerships (classic canasta, Turkish kanasta)."""
+        return self.game.partnerships
 
     @property
     def heart_aces(self) -> bool:
         """Whether separate heart aces exist (preset ``2003-02``)."""
-        return PRESETS[self.variant]
+        return bool(self.game.preset_setting(self, "heart_aces", False))
 
     def opening_minimum_for(self, total: int) -> int:
         """Opening minimum of a player whose running total is ``total``."""
@@ -262,15 +202,7 @@ class Rules:
         for i, (threshold, minimum) in enumerate(steps):
             cfg[CFG_SCHEDULE + 2 * i] = threshold
             cfg[CFG_SCHEDULE + 2 * i + 1] = minimum
-        if self.classic:
-            keys = {k: getattr(self, k) for k in RC.CLASSIC_KEYS}
-            RC.write_classic_config(cfg, self.variant, keys, self.num_players)
-        elif self.turkish:
-            cfg[RC.CC_SIDES] = 2
-            cfg[RC.CC_SIDE_OF : RC.CC_SIDE_OF + 4] = self.sides()
-        else:  # every player is a side of his own (read by the side-aware parts of the engine)
-            cfg[RC.CC_SIDES] = self.num_players
-            cfg[RC.CC_SIDE_OF : RC.CC_SIDE_OF + self.num_players] = range(self.num_players)
+        self.game.write_config(self, cfg)
         cfg.flags.writeable = False
         return cfg
 
@@ -293,7 +225,7 @@ def _integer(value: object, name: str) -> int:
     return int(value)
 
 
-def _check_schedule(schedule: object, classic: bool = False) -> tuple[tuple[int, int], ...]:
+def _check_schedule(schedule: object, game: Game) -> tuple[tuple[int, int], ...]:
     try:
         steps = tuple((int(t), int(m)) for t, m in schedule)  # type: ignore[union-attr]
     except (TypeError, ValueError):
@@ -306,8 +238,17 @@ def _check_schedule(schedule: object, classic: bool = False) -> tuple[tuple[int,
     if thresholds != sorted(set(thresholds)):
         raise ValueError(f"opening_schedule thresholds must strictly increase, got {thresholds}")
     for _, minimum in steps:
-        if classic and not 0 <= minimum <= 1000:
-            raise ValueError(f"opening_schedule minimum {minimum} is not in 0..1000")
-        if not classic and minimum not in OPENING_MINIMA:
-            raise ValueError(f"opening_schedule minimum {minimum} is not one of {OPENING_MINIMA}")
+        game.check_schedule_minimum(minimum)
     return steps
+
+
+def _owner(key: str) -> str:
+    """Which presets have the option ``key``."""
+    from .games import all_games
+
+    owners = [g for g in all_games() if key in g.options]
+    return "; ".join(f"a {g.title} key (variants {', '.join(g.presets)})" for g in owners) or "unknown"
+
+
+#: the Rules fields that are some game's own options (None: the preset's value)
+_OPTION_FIELDS = RC.CLASSIC_KEYS

@@ -90,7 +90,7 @@ def side_score(
     ``hands`` the cards left in each member's hand, ``red_threes`` laid out, ``went_out``
     (a member went out; ``double``: pl, by melding his last card; ``from_hand``, C13.3),
     ``exhausted`` (the hand ended with nobody out, C13.6)."""
-    if not isinstance(rules, Rules) or not rules.classic:
+    if not isinstance(rules, Rules) or rules.game.name != "classic":
         raise ValueError("side_score needs classic canasta rules: Rules(variant='pl' or 'sk', ...)")
     for name, flag in (
         ("went_out", went_out),
@@ -130,7 +130,7 @@ def standings(games: GameBatch, rows: np.ndarray | None = None) -> tuple[np.ndar
     with nobody out, its cards in hand aside (C13.2: melds, canasta bonuses, red threes);
     ``in_hand`` what the cards in its members' hands would cost. Sides by index
     (``Rules.sides()``). The engine's own scoring functions compute both."""
-    if not games.rules.classic:
+    if games.rules.game.name != "classic":
         raise ValueError("standings needs a batch of classic canasta games")
     rows = np.arange(games.batch_size) if rows is None else np.asarray(rows, dtype=np.int64)
     out = np.zeros((len(rows), max(games.rules.sides()) + 1, 2), dtype=np.int64)

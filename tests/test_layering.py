@@ -7,7 +7,12 @@
 * no layer imports a layer above it at module level (``webapp``, the browser app,
   sits beside ``agents`` and uses it);
 * the rules package never imports Ray (the optional ``ray`` extra: only
-  ``training.rllib`` and ``agents.rllib_checkpoint`` use it, see ``tests/test_rllib.py``).
+  ``training.rllib`` and ``agents.rllib_checkpoint`` use it, see ``tests/test_rllib.py``);
+* imports by string (``importlib.import_module("…")``) count as imports; one whose
+  name is computed is allowed only where the kernels are bound (``engine/kernels.py``)
+  and in the listed reach-ins into a kernel copy that still await a compiled API;
+* no code outside a game's own files branches on which game or preset it is: it asks
+  the game (``rules.game``: its hooks, capabilities and data).
 """
 
 from __future__ import annotations
@@ -39,9 +44,35 @@ FORBIDDEN = {
 }
 
 
+#: a computed module name: allowed only here (the kernel binding, and reach-ins into a
+#: game's kernel copy that a per-game compiled API will replace)
+DYNAMIC_IMPORTS = {
+    "kanaszta_env/engine/kernels.py",
+    "kanaszta_env/core/ruleset.py",  # binds the rule set the variant names
+    "kanaszta_env/cli.py",  # the subcommand providers, by name from a table
+    "kanaszta_env/scoring_classic.py",
+    "kanaszta_env/scoring_turkish.py",
+    "agents/turkish_rollout.py",
+    "benchmarks/fuzz_turkish.py",
+    "benchmarks/against.py",
+}
+COMPUTED = "<computed>"
+
+
+def _string_import(node: ast.Call) -> str | None:
+    """The module an ``importlib.import_module(...)`` / ``__import__(...)`` call names
+    (:data:`COMPUTED` if the name is not a literal), else ``None``."""
+    func = node.func
+    name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+    if name not in ("import_module", "__import__") or not node.args:
+        return None
+    arg = node.args[0]
+    return arg.value if isinstance(arg, ast.Constant) and isinstance(arg.value, str) else COMPUTED
+
+
 def imported_modules(path: Path) -> list[tuple[int, str]]:
-    """(line, absolute module name) of every import statement of a file,
-    relative imports resolved against the file's package."""
+    """(line, absolute module name) of every import statement of a file, and of every
+    import by string, relative imports resolved against the file's package."""
     package = ".".join(path.relative_to(ROOT).with_suffix("").parts[:-1])
     tree = ast.parse(path.read_text(encoding="utf-8"))
     out = []
@@ -56,6 +87,8 @@ def imported_modules(path: Path) -> list[tuple[int, str]]:
                 module = node.module or ""
             out.append((node.lineno, module))
             out += [(node.lineno, f"{module}.{alias.name}") for alias in node.names]
+        elif isinstance(node, ast.Call) and (named := _string_import(node)) is not None:
+            out.append((node.lineno, named))
     return out
 
 
@@ -83,3 +116,94 @@ def test_the_check_sees_relative_and_absolute_imports(tmp_path: Path) -> None:
     finally:
         sample.unlink()
     assert len([f for f in found if "_layering_sample" in f]) >= 2
+
+
+LAYERS = ("kanaszta_env", "agents", "training", "webapp", "benchmarks", "scripts")
+
+
+def test_imports_by_computed_name_only_where_listed() -> None:
+    found = [
+        f"{path.relative_to(ROOT)}:{line}"
+        for layer in LAYERS
+        for path in sorted((ROOT / layer).rglob("*.py"))
+        for line, module in imported_modules(path)
+        if module == COMPUTED and str(path.relative_to(ROOT)) not in DYNAMIC_IMPORTS
+    ]
+    assert found == []
+
+
+def test_the_check_sees_string_imports(tmp_path: Path) -> None:
+    sample = ROOT / "kanaszta_env" / "envs" / "_layering_sample.py"
+    sample.write_text(
+        "import importlib\n"
+        "importlib.import_module('agents.registry')\n"
+        "importlib.import_module(f'{x}.core')\n",
+        encoding="utf-8",
+    )
+    try:
+        modules = [m for _, m in imported_modules(sample)]
+    finally:
+        sample.unlink()
+    assert "agents.registry" in modules and COMPUTED in modules
+
+
+# --- no branch on game identity --------------------------------------------------------------
+def _identity_names() -> set[str]:
+    from kanaszta_env.games import all_games
+
+    games = all_games()
+    return (
+        {p for g in games for p in g.presets} | {g.name for g in games} | {g.spec.meld_family for g in games}
+    )
+
+
+def own_files_of_a_game(path: Path) -> bool:
+    """A game's own files: under ``games/<game>/``, or (until they move there) named
+    after their game (``core/classic/``, ``scoring_turkish.py``, ``classic_bots.py``, ...)."""
+    parts = path.relative_to(ROOT).parts
+    return "games" in parts[:-1] or any(word in p for p in parts for word in ("classic", "turkish"))
+
+
+def identity_branches(path: Path, names: set[str]) -> list[str]:
+    """``x == "pl"``, ``rules.variant in ("pl", "sk")``, ``family != "rank_groups"``, ...: a
+    comparison of anything with a literal game, preset or meld-family name."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if not isinstance(node, ast.Compare):
+            continue
+        if "schedule" in ast.unparse(node):  # opening_schedule="classic" names a schedule, not the game
+            continue
+        for side in (node.left, *node.comparators):
+            items = side.elts if isinstance(side, (ast.Tuple, ast.List, ast.Set)) else [side]
+            literal = {i.value for i in items if isinstance(i, ast.Constant) and isinstance(i.value, str)}
+            if literal & names:
+                found.append(
+                    f"{path.relative_to(ROOT)}:{node.lineno} compares with {sorted(literal & names)}"
+                )
+    return found
+
+
+@pytest.mark.parametrize("layer", ["kanaszta_env", "agents", "training", "webapp"])
+def test_no_branch_on_game_identity_outside_a_game(layer: str) -> None:
+    names = _identity_names()
+    found = [
+        hit
+        for path in sorted((ROOT / layer).rglob("*.py"))
+        if not own_files_of_a_game(path)
+        for hit in identity_branches(path, names)
+    ]
+    assert found == []
+
+
+def test_the_identity_check_sees_a_branch(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text(
+        'if rules.variant in ("pl", "sk"):\n    pass\nok = head == "random"\n', encoding="utf-8"
+    )
+    global ROOT
+    saved, ROOT = ROOT, tmp_path
+    try:
+        found = identity_branches(sample, _identity_names())
+    finally:
+        ROOT = saved
+    assert len(found) == 1 and "'pl'" in found[0]

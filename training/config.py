@@ -21,6 +21,8 @@ import tomllib
 from kanaszta_env import Rules
 from kanaszta_env.cli import bounded_int, check_int, field_docs, int_requirement
 
+from .shaping_games import POTENTIALS
+
 
 @dataclass
 class TrainConfig:
@@ -177,9 +179,10 @@ class TrainConfig:
 
     def validate(self) -> TrainConfig:
         """Raise ``ValueError`` on inconsistent values, before anything is written; returns ``self``."""
-        if self.rules().turkish:  # its shaping, features and learner seating are not written yet
+        game = self.rules().game
+        if game.name not in POTENTIALS:  # its shaping and count features are not written yet
             raise ValueError(
-                "training on Turkish kanasta (variant tr) is not supported yet: its environments "
+                f"training on {game.title} (variant {self.variant}) is not supported yet: its environments "
                 "(env, KanasztaGymEnv, KanasztaVecEnv) work with sb3-contrib directly"
             )
         self.eval_rules()

@@ -33,7 +33,7 @@ class ClassicScoreEstimate:
     def __init__(
         self, rules: Rules, scale: float = 1e-3, hand_weight: float = 0.5, dead_end: float = 0.0
     ) -> None:
-        if not rules.classic:
+        if rules.game.name != "classic":
             raise ValueError("ClassicScoreEstimate reads classic canasta observations (variant pl or sk)")
         self.rules, self.scale, self.hand_weight, self.dead_end = rules, scale, hand_weight, dead_end
         self.copies = kind_copies(rules.num_players)

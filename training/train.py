@@ -45,8 +45,8 @@ from .imitation import collect, fit, student_of
 from .lean_ppo import LeanMaskablePPO
 from .opponents import OpponentPool, PoolVecEnv, make_bot
 from .policy import PPOAgent, frozen_actor
-from .shaping import ScoreEstimate, ShapedReward
-from .shaping_classic import ClassicScoreEstimate
+from .shaping import ShapedReward
+from .shaping_games import POTENTIALS
 
 
 @dataclass
@@ -75,23 +75,7 @@ def build_env(config: TrainConfig, pool: OpponentPool, **env_kwargs: Any) -> tup
     )
     base.seed(config.seed)
     monitored = VecMonitor(base)  # logs the unshaped hand reward (rollout/ep_rew_mean)
-    potential: ScoreEstimate | ClassicScoreEstimate
-    if rules.classic:
-        potential = ClassicScoreEstimate(
-            rules,
-            scale=config.reward_scale,
-            hand_weight=config.shaping_hand_weight,
-            dead_end=config.shaping_dead_end,
-        )
-    else:
-        potential = ScoreEstimate(
-            rules,
-            scale=config.reward_scale,
-            hand_weight=config.shaping_hand_weight,
-            canasta_progress=config.shaping_canasta,
-            out_readiness=config.shaping_out,
-            dead_end=config.shaping_dead_end,
-        )
+    potential = POTENTIALS[rules.game.name](rules, config)
     env = ShapedReward(
         monitored,
         potential,

@@ -1,8 +1,8 @@
 """What a browser may choose, checked: games, agents, checkpoints and record files.
 
 Every choice arrives as untrusted JSON. Games are the rules presets the
-engine has (:data:`kanaszta_env.rules.PRESETS`, each playing a registered
-variant); agents are the bots by their plain names (no options: a request
+engine has whose game offers a table here (:func:`kanaszta_env.games.all_games`,
+capability ``webapp``); agents are the bots by their plain names (no options: a request
 cannot ask for a search of unbounded size) or ``checkpoint:<path>`` relative
 to the configured runs folder; record files are relative to the configured
 records folder. A path is resolved (symbolic links too) and must stay inside
@@ -20,7 +20,8 @@ import numpy as np
 
 from agents.base import Agent
 from agents.registry import BOT_NAMES, make_agent
-from kanaszta_env.rules import OPENING_MINIMA, PRESETS, Rules
+from kanaszta_env.games import all_games
+from kanaszta_env.rules import Rules
 
 CHECKPOINT_PREFIX = "checkpoint:"
 #: most files listed from a folder (a huge runs folder is not walked to its end)
@@ -35,15 +36,14 @@ class ChoiceError(ValueError):
 
 
 def games_offered() -> list[dict[str, Any]]:
-    """Every game the engine has: one entry per rules preset (classic canasta's presets join
-    when the bots and the table play them: issue 13)."""
-    out = []
-    for preset in PRESETS:
-        if Rules(variant=preset).classic:
-            continue
-        spec = Rules(variant=preset).spec
-        out.append({"id": preset, "title": f"{spec.title} ({preset})", "players": list(spec.player_counts)})
-    return out
+    """Every game whose table the web app draws: one entry per rules preset of the
+    games with the ``webapp`` capability."""
+    return [
+        {"id": preset, "title": f"{game.title} ({preset})", "players": list(game.player_counts(preset))}
+        for game in all_games()
+        if game.has("webapp")
+        for preset in game.presets
+    ]
 
 
 def inside(folder: Path | None, relative: object, suffixes: tuple[str, ...], what: str) -> Path:
@@ -155,14 +155,16 @@ def rules_from_request(doc: dict[str, Any]) -> Rules:
     target = doc.get("target", 10_000)
     if target not in TARGETS:
         raise ChoiceError(f"target must be one of {TARGETS}, got {target!r}")
-    minimum = doc.get("opening_minimum", 50)
-    if minimum not in OPENING_MINIMA:
-        raise ChoiceError(f"opening_minimum must be one of {OPENING_MINIMA}, got {minimum!r}")
-    return Rules(
-        variant=game,
-        num_players=players,
-        episode=episode,
-        target_score=target,
-        max_turns=integer(doc, "max_turns", 200, 1, MAX_TURNS_LIMIT),
-        opening_minimum=minimum,
-    )
+    minimum = doc.get("opening_minimum")
+    max_turns = integer(doc, "max_turns", 200, 1, MAX_TURNS_LIMIT)
+    try:
+        return Rules(
+            variant=game,
+            num_players=players,
+            episode=episode,
+            target_score=target,
+            max_turns=max_turns,
+            opening_minimum=minimum,
+        )
+    except ValueError as error:  # the game's own checks (e.g. its opening minima) name the problem
+        raise ChoiceError(str(error)) from None

@@ -32,7 +32,6 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..actions import action_table
 from ..core.state import copy_state, select
 from ..core.view import View, new_views
 from ..encoding import observation_size
@@ -122,8 +121,8 @@ class GameBatch(BatchReadout):
         )  # fmt: skip
         lineup = self.options.lineup(players)
         self.policies = self.options.policies
-        # structured views are Díszített's; classic canasta's policies read observations
-        self._views_allowed = rules.family == "rank_groups"
+        # policies of games without structured views read observations
+        self._views_allowed = rules.game.has("views")
         self._pol_views: View | None = None
         prm = self.options.params(players)
         self.rules = rules
@@ -131,7 +130,7 @@ class GameBatch(BatchReadout):
         self.obs_size = observation_size(rules)
         self._cfg = rules.to_config()
         self._kernels = kernels_for(rules.spec)  # compiled for the game the rules play
-        self.action_names = action_table(rules)
+        self.action_names = rules.game.action_names(rules)
         self.num_actions = len(self.action_names)
         self._state = self._kernels.ruleset.new_state(batch_size, players)
         self._state.phase[:] = self._kernels.ruleset.PHASE_OVER

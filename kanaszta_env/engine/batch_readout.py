@@ -87,11 +87,8 @@ class BatchReadout:
         with a leading row axis): the same information as :meth:`observe`, never
         more. Row ``i`` is seat ``seats[i]``'s view of game ``games[i]`` (default:
         every game, each seen by the seat to move); written into ``out`` if given."""
-        if self.rules.family != "rank_groups":
-            raise ValueError(
-                "structured views are Díszített kanaszta's; "
-                f"{self.rules.spec.title} is read from observations"
-            )
+        if not self.rules.game.has("views"):
+            raise ValueError(f"{self.rules.game.title} has no structured views: read its observations")
         rows = np.arange(self.batch_size) if games is None else np.asarray(games, dtype=np.int64).reshape(-1)
         if ((rows < 0) | (rows >= self.batch_size)).any():
             raise ValueError(f"game indices must lie in 0..{self.batch_size - 1}, got {games!r}")

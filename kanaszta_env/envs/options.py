@@ -3,10 +3,10 @@ render modes, and opponents given by name, as policies or as agents."""
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Sequence
 
 from ..engine import GameBatch, RandomPolicy
+from ..games import make_named_agent
 from ..rules import Rules
 
 #: render modes of every wrapper: a printed table, the table as a string, an RGB image of it
@@ -106,12 +106,9 @@ def opponent_controllers(opponents: object, rules: Rules, count: int | None = No
 
 
 def _bot(spec: str, rules: Rules) -> object:
-    """A bot of the ``agents`` package by name, set up for ``rules``."""
-    try:
-        registry = importlib.import_module("agents.registry")
-    except ImportError as error:  # pragma: no cover - agents ship with the package
-        raise ValueError(f"opponents by name need the agents package: {error}") from None
-    bot = registry.make_agent(spec, rules)
+    """A bot of the agents layer by name (:func:`~kanaszta_env.games.make_named_agent`),
+    set up for ``rules``."""
+    bot = make_named_agent(spec, rules)
     bot.setup(rules)
     return bot
 

@@ -22,8 +22,6 @@ from ..cards import (
 )
 from ..engine.compiled import CANASTA_NAMES, FREE_NAMES, PHASE_NAMES, PHASE_OVER, State, canasta_kind
 from ..rules import Rules
-from .render_classic import classic_table
-from .render_turkish import turkish_table
 
 _END_NAMES = ("", "went out", "stock exhausted", "turn limit")
 PHASE_PICKUP = PHASE_NAMES.index("pickup")
@@ -51,17 +49,18 @@ def render_table(
     agent_names: list[str] | None = None,
     viewer: int | None = None,
 ) -> str:
-    """The position of game ``game`` as a multi-line string.
+    """The position of game ``game`` as a multi-line string (the game's own table,
+    :meth:`Game.render_table`).
 
     Without ``viewer`` every hand is shown (a spectator's view); with a seat
     ``viewer`` only that player's hand is, the others by their size and the
     cards publicly known to be in them, until the hand is over."""
-    b = game
     names = agent_names or [f"player_{q}" for q in range(rules.num_players)]
-    if rules.classic:
-        return classic_table(state, rules, b, names, viewer)
-    if rules.turkish:
-        return turkish_table(state, rules, b, names, viewer)
+    return rules.game.render_table(state, rules, game, names, viewer)
+
+
+def diszitett_table(state: State, rules: Rules, b: int, names: list[str], viewer: int | None) -> str:
+    """Díszített kanaszta's table of game ``b`` (see :func:`render_table`)."""
     phase = int(state.phase[b])
     lines = [_headline(state, b, names)]
     if phase == 0:  # the cut: three cards shown to everybody (R3.1)

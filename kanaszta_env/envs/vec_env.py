@@ -87,8 +87,8 @@ class KanasztaVecEnv(VecEnv):
     ) -> None:
         rules = resolve_rules(rules, rule_kwargs)
         check_render_mode(render_mode)
-        if rank_melds and rules.family != "rank_groups":
-            raise ValueError(f"rank_melds is an action layer of Díszített kanaszta, not of {rules.variant!r}")
+        if rank_melds and not rules.game.has("rank_melds"):
+            raise ValueError(f"{rules.game.title} ({rules.variant!r}) has no rank_melds action layer")
         self.rank_melds = bool(rank_melds)
         self._illegal = illegal
         self.rules = rules

@@ -29,15 +29,8 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-import numpy as np
-
 from ..engine import GameBatch
-from ..rules import PRESET_GAMES
-from ..variants import get_variant
-from . import classic, turkish
-from .document import to_doc
-from .engine_state import from_games, to_games
-from .parse import parse
+from ..games import Game, game_of_preset, get_game, preset_names
 from .schema import (
     CHECKPOINT_KEYS,
     END_NAMES,
@@ -50,7 +43,6 @@ from .schema import (
     RULE_DEFAULTS,
     TURN_STATE_KEYS,
 )
-from .validate import check_position, check_turn_state
 
 __all__ = [
     "CHECKPOINT_KEYS",
@@ -70,33 +62,21 @@ __all__ = [
 ]
 
 
-def _family_doc(doc: dict | str) -> tuple[str, dict | str]:
-    """The meld family of a document's game (``Rules.family``: ``"classic"``, ``"turkish"``,
-    else ``"rank_groups"``) and the document, as a dict if it is JSON text."""
+def _game_doc(doc: dict | str) -> tuple[Game, dict | str]:
+    """The game of a document (from its ``variant``; Díszített's codec reports a missing
+    or bad one) and the document, as a dict if it is JSON text."""
     if isinstance(doc, str):
         try:
             doc = json.loads(doc)
         except json.JSONDecodeError as err:
             raise ValueError(f"position is not valid JSON: {err}") from None
     variant = doc.get("variant") if isinstance(doc, dict) else None
-    game = PRESET_GAMES.get(variant) if isinstance(variant, str) else None
-    return (get_variant(game).meld_family if game else "rank_groups"), doc
-
-
-#: the position modules of the meld families other than Díszített's rank groups
-_MODULES = {"classic": classic, "turkish": turkish}
-
-
-def _checked(doc: dict | str) -> tuple[dict, GameBatch]:
-    """The parsed form of ``doc`` and its game, every check run in the order that
-    reports the real problem first: each key, the position as a whole, the card
-    census (on the built state), then the turn state — so that a hand edited
-    without its checkpoint reports the cards, not the checkpoint."""
-    c = parse(doc)
-    check_position(c)
-    games = to_games(c)
-    check_turn_state(c)
-    return c, games
+    if isinstance(variant, str):
+        named = [p for p in preset_names() if p.lower() == variant.strip().lower()]
+        if not named:
+            raise ValueError(f"variant: unknown variant {variant!r}; choose one of {list(preset_names())}")
+        return game_of_preset(named[0]), doc
+    return get_game("diszitett"), doc
 
 
 def load(doc: dict | str) -> GameBatch:
@@ -104,10 +84,8 @@ def load(doc: dict | str) -> GameBatch:
 
     Raises ``ValueError`` naming the problem if the document is invalid.
     """
-    family, doc = _family_doc(doc)
-    if family in _MODULES:
-        return _MODULES[family].load(doc)
-    return _checked(doc)[1]
+    game, doc = _game_doc(doc)
+    return game.position.load(doc)
 
 
 def load_batch(docs: Sequence[dict | str]) -> GameBatch:
@@ -119,27 +97,16 @@ def load_batch(docs: Sequence[dict | str]) -> GameBatch:
     """
     if len(docs) == 0:
         raise ValueError("load_batch needs at least one position")
-    family_docs = [_family_doc(doc) for doc in docs]
-    families = {f for f, _ in family_docs}
-    if len(families) > 1:
+    game_docs = [_game_doc(doc) for doc in docs]
+    games = {g.name: g for g, _ in game_docs}
+    if len(games) > 1:
         raise ValueError(
-            "load_batch takes positions of one game: all classic canasta, all Turkish kanasta "
-            "or all Díszített"
+            f"load_batch takes positions of one game, got {' and '.join(g.title for g in games.values())}"
         )
     try:
-        family = family_docs[0][0]
-        if family in _MODULES:
-            return _MODULES[family].load_batch([d for _, d in family_docs])
-        games = [_checked(doc)[1] for doc in docs]
+        return game_docs[0][0].position.load_batch([d for _, d in game_docs])
     except ValueError as err:
         raise ValueError(f"in load_batch: {err}") from None
-    if any(g.rules != games[0].rules for g in games):
-        raise ValueError("load_batch takes positions of one rule set")
-    batch = GameBatch(games[0].rules, len(games))
-    batch.state = type(games[0].state)(
-        *(np.concatenate(f) for f in zip(*(g.state for g in games), strict=True))
-    )
-    return batch
 
 
 def canonical(doc: dict | str) -> dict:
@@ -148,10 +115,8 @@ def canonical(doc: dict | str) -> dict:
     left out), card names upper-cased, hands and other order-free card lists in
     card-type order, groups in group order (``A 4 … K wild``) with their cards in
     type order. ``dump(load(doc)) == canonical(doc)``."""
-    family, doc = _family_doc(doc)
-    if family in _MODULES:
-        return _MODULES[family].canonical(doc)
-    return to_doc(_checked(doc)[0])
+    game, doc = _game_doc(doc)
+    return game.position.canonical(doc)
 
 
 def dump(games: GameBatch, index: int = 0) -> dict:
@@ -159,6 +124,4 @@ def dump(games: GameBatch, index: int = 0) -> dict:
     (the canonical form: see :func:`canonical`)."""
     if not 0 <= index < games.batch_size:
         raise IndexError(f"game index {index} outside 0..{games.batch_size - 1}")
-    if games.rules.family in _MODULES:
-        return _MODULES[games.rules.family].dump(games, index)
-    return to_doc(from_games(games, index))
+    return games.rules.game.position.dump(games, index)

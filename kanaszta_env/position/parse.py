@@ -10,7 +10,8 @@ from typing import Any
 
 from ..cards import DECK_SIZE, GROUP_NAMES, IS_WILD, RED_THREES, TYPE_NAMES
 from ..core.state import FREE_NAMES, PHASE_NAMES
-from ..rules import CLASSIC_SCHEDULE, EPISODES, OPENING_MINIMA, PRESETS, Rules
+from ..games.diszitett import DISZITETT_GAME, OPENING_MINIMA
+from ..rules import CLASSIC_SCHEDULE, EPISODES, Rules
 from .fields import (
     counts,
     read_bool,
@@ -49,7 +50,7 @@ def parse(doc: dict | str) -> dict:
             raise ValueError(f"position is not valid JSON: {err}") from None
     d = read_object(doc, "position", REQUIRED_KEYS, OPTIONAL_KEYS)
     c: dict[str, Any] = {
-        "variant": read_choice(d["variant"], tuple(PRESETS), "variant"),
+        "variant": read_choice(d["variant"], tuple(DISZITETT_GAME.presets), "variant"),
         "opening_minimum": read_choice(d["opening_minimum"], OPENING_MINIMA, "opening_minimum"),
         "opening_schedule": _schedule(d.get("opening_schedule")),
         "episode": read_choice(d.get("episode", "hand"), EPISODES, "episode"),
@@ -90,12 +91,12 @@ def derived_checkpoint(c: dict) -> dict:
     }
 
 
-def _schedule(value: object) -> list[list[int]] | None:
-    if value is None:
+def _schedule(schedule: object) -> list[list[int]] | None:
+    if schedule is None:
         return None
-    if value == "classic":
+    if schedule == "classic":
         return [list(step) for step in CLASSIC_SCHEDULE]
-    steps = read_list(value, "opening_schedule")
+    steps = read_list(schedule, "opening_schedule")
     for i, step in enumerate(steps):
         if not isinstance(step, list) or len(step) != 2:
             raise ValueError(f"opening_schedule[{i}] must be a [threshold, minimum] pair, got {step!r}")

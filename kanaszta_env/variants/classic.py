@@ -40,6 +40,7 @@ CLASSIC = Variant(
     cut_cards=0,  # C3: no cut, an upcard
     deal_starter=15,  # the largest deal (C3.1)
     deal_others=15,
+    rule_set="core.classic.rule_set",
     meld_family="classic",  # one meld per rank per side, sk wild melds, pl black-three melds
     min_meld=3,  # C5.1
     max_natural_group=12,  # C5.3: every natural of a rank with three decks

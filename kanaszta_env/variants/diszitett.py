@@ -35,6 +35,7 @@ DISZITETT = Variant(
     cut_cards=3,  # R3.1
     deal_starter=15,  # R3.3, kept cut cards included
     deal_others=14,  # R3.3
+    rule_set="core.rule_set",
     meld_family="rank_groups",  # R10: one group per natural rank and a wilds-only group
     min_meld=3,  # R10.1
     max_natural_group=8,  # R10.2

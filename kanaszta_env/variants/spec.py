@@ -46,6 +46,7 @@ class Variant:
     deal_others: int  # cards dealt to every other player (R3.2)
     # --- melds (R10, R11) ---------------------------------------------------------------
     meld_family: str  # how melds are stored and built: one of MELD_FAMILIES
+    rule_set: str  # module of the kernel package exporting the rule set's entry points (core/ruleset.py)
     min_meld: int  # smallest legal group (R10.1)
     max_natural_group: int  # largest natural group (R10.2)
     max_wild_group: int  # largest wilds-only group (R10.3)

@@ -35,6 +35,7 @@ TURKISH = Variant(
     cut_cards=0,  # T3: no cut, no upcard
     deal_starter=11,  # T3.1 (and two 11-card Fi packets)
     deal_others=11,
+    rule_set="core.turkish.rule_set",
     meld_family="turkish",  # sets and runs in meld slots (T5-T7)
     min_meld=3,  # T5.5
     max_natural_group=13,  # a run of all 13 ranks (T6.2)

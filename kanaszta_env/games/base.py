@@ -1,0 +1,137 @@
+"""The :class:`Game` interface: what every layer above the kernels asks a game.
+
+A game (Díszített kanaszta, classic canasta, Turkish kanasta, or a user's own)
+is one object. Its spec (:class:`~kanaszta_env.variants.Variant`) holds the
+numbers the compiled kernels read; the object adds what the Python layers
+need: its presets and their options, the side of every seat, the kernels'
+config vector, its action names, its observation pieces, its position codec,
+its text renderer and what it can do (:data:`CAPABILITIES`). Envs, the CLI, the
+web app, training and the tools ask the game; nothing outside a game's own
+modules branches on which game it is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, ClassVar
+
+if TYPE_CHECKING:  # the layers above import the games, never the reverse at import time
+    import numpy as np
+
+    from ..rules import Rules
+    from ..variants import Variant
+
+#: what a game may offer beyond the rules and the envs every game has:
+#: ``views`` structured seat views and the compiled bots built on them;
+#: ``rank_melds`` the VecEnv's one-action-per-meld layer; ``training`` the
+#: learner's shaping and features; ``webapp`` a table in ``kanaszta serve``;
+#: ``watch`` ``kanaszta watch``
+CAPABILITIES = ("views", "rank_melds", "training", "webapp", "watch")
+
+
+class Game:
+    """One game of the canasta family, as the Python layers see it.
+
+    Subclasses set the class attributes and implement the hooks; one instance
+    per game is registered with :func:`kanaszta_env.games.register_game`.
+    """
+
+    #: registry key, also the spec's name
+    name: ClassVar[str]
+    #: preset name -> its settings: ``players`` (accepted counts), ``default_players``,
+    #: optionally ``table_players`` (the CLI's and web app's table when none is asked for),
+    #: and the game's own keys (read by the game's hooks only)
+    presets: ClassVar[Mapping[str, Mapping[str, Any]]]
+    #: the game's own :class:`~kanaszta_env.rules.Rules` fields (``None`` = the preset's value)
+    options: ClassVar[tuple[str, ...]] = ()
+    #: members of :data:`CAPABILITIES` this game offers
+    capabilities: ClassVar[frozenset[str]] = frozenset()
+    #: the turn-limit's meaning etc. are shared; these are the game's defaults
+    default_target: ClassVar[int]
+
+    def __init__(self) -> None:
+        unknown = set(self.capabilities) - set(CAPABILITIES)
+        if unknown:
+            raise ValueError(f"game {self.name!r}: unknown capabilities {sorted(unknown)}")
+        self.presets = MappingProxyType({k: MappingProxyType(dict(v)) for k, v in self.presets.items()})
+
+    def __repr__(self) -> str:
+        return f"<Game {self.name}: {', '.join(self.presets)}>"
+
+    # --- facts ----------------------------------------------------------------------------
+    @property
+    def spec(self) -> Variant:
+        """The compile-time spec: deck, deal, melds and score tables."""
+        raise NotImplementedError
+
+    @property
+    def title(self) -> str:
+        """The game's name for people, e.g. ``"Classic canasta"``."""
+        return self.spec.title
+
+    @property
+    def partnerships(self) -> bool:
+        """Whether partners may share melds and score."""
+        return self.spec.partnerships
+
+    def has(self, capability: str) -> bool:
+        """Whether the game offers ``capability`` (one of :data:`CAPABILITIES`)."""
+        if capability not in CAPABILITIES:
+            raise ValueError(f"unknown capability {capability!r}: one of {CAPABILITIES}")
+        return capability in self.capabilities
+
+    def player_counts(self, preset: str) -> tuple[int, ...]:
+        """The numbers of players ``preset`` is played by."""
+        return tuple(self.presets[preset]["players"])
+
+    # --- rules: defaults, checks, config --------------------------------------------------
+    def defaults(self, rules: Rules) -> dict[str, Any]:
+        """Values for the shared ``Rules`` fields left ``None`` (players, opening, target),
+        and refusals of fields the game fixes. Returns field -> value."""
+        preset = self.presets[rules.variant]
+        out: dict[str, Any] = {}
+        if rules.num_players is None:
+            out["num_players"] = preset["default_players"]
+        if rules.target_score is None:
+            out["target_score"] = self.default_target
+        return out
+
+    def validate(self, rules: Rules) -> dict[str, Any]:
+        """Check the game's fields of ``rules`` (already defaulted); returns the game's own
+        option values resolved (field -> value). Raises ``ValueError`` naming the field."""
+        raise NotImplementedError
+
+    def check_schedule_minimum(self, minimum: int) -> None:
+        """Raise ``ValueError`` if ``minimum`` may not appear in an opening schedule."""
+        raise NotImplementedError
+
+    def sides(self, rules: Rules) -> tuple[int, ...]:
+        """Side of every seat (partners share one)."""
+        return self.spec.sides(rules.num_players)
+
+    def write_config(self, rules: Rules, cfg: np.ndarray) -> None:
+        """Fill the game's part of the kernels' config vector (after the shared ``CFG_*``)."""
+        raise NotImplementedError
+
+    def preset_setting(self, rules: Rules, key: str, default: Any = None) -> Any:
+        """A setting of the preset ``rules`` play (e.g. Díszített's ``heart_aces``)."""
+        return self.presets[rules.variant].get(key, default)
+
+    # --- what the layers above read --------------------------------------------------------
+    def action_names(self, rules: Rules) -> tuple[str, ...]:
+        """The stable names of every action id."""
+        raise NotImplementedError
+
+    def observation_pieces(self, rules: Rules, piece: type) -> tuple:
+        """The named pieces of the observation vector, in order (built with ``piece``)."""
+        raise NotImplementedError
+
+    def render_table(self, state: Any, rules: Rules, game: int, names: list[str], viewer: int | None) -> str:
+        """Game ``game`` of a batch state as text (``viewer``: hide the other hands)."""
+        raise NotImplementedError
+
+    @property
+    def position(self) -> Any:
+        """The position codec: a module with ``load``, ``load_batch``, ``canonical``, ``dump``."""
+        raise NotImplementedError

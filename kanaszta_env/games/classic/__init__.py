@@ -1,0 +1,78 @@
+"""Classic canasta (docs/rules/classic.md): presets ``pl`` (2-4 players) and ``sk``
+(2-6), partners opposite; the presets' differences are the options of C0."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ... import rules_classic as RC
+from ...variants import CLASSIC
+from ..base import Game
+
+
+class Classic(Game):
+    """Classic canasta: one meld per rank per side, freezing, red and black threes (C0-C16)."""
+
+    name = "classic"
+    presets = {  # noqa: RUF012 - frozen by Game.__init__
+        preset: {"players": RC.CLASSIC_PLAYERS[preset], "default_players": 2, "table_players": 4}
+        for preset in ("pl", "sk")
+    }
+    options = RC.CLASSIC_KEYS
+    capabilities = frozenset({"training"})
+    default_target = 5000  # C14.2
+
+    @property
+    def spec(self):
+        return CLASSIC
+
+    def defaults(self, rules) -> dict[str, Any]:
+        out = super().defaults(rules)
+        if rules.opening_minimum is None:
+            out["opening_minimum"] = RC.PL_OPENING
+        return out
+
+    def validate(self, rules) -> dict[str, Any]:
+        keys = RC.resolve_classic(
+            rules.variant, {k: getattr(rules, k) for k in self.options}, rules.num_players
+        )
+        if not 0 <= rules.opening_minimum <= 1000:
+            raise ValueError(f"opening_minimum must be in 0..1000, got {rules.opening_minimum!r}")
+        if rules.variant == "sk" and rules.opening_schedule is None:
+            keys["opening_schedule"] = RC.SK_SCHEDULE  # C11.2
+        return keys
+
+    def check_schedule_minimum(self, minimum: int) -> None:
+        if not 0 <= minimum <= 1000:
+            raise ValueError(f"opening_schedule minimum {minimum} is not in 0..1000")
+
+    def sides(self, rules) -> tuple[int, ...]:
+        return RC.side_of_seats(rules.num_players, {k: getattr(rules, k) for k in self.options})
+
+    def write_config(self, rules, cfg) -> None:
+        keys = {k: getattr(rules, k) for k in self.options}
+        RC.write_classic_config(cfg, rules.variant, keys, rules.num_players)
+
+    def action_names(self, rules) -> tuple[str, ...]:
+        from ...actions_classic import ACTION_NAMES
+
+        return ACTION_NAMES
+
+    def observation_pieces(self, rules, piece: type) -> tuple:
+        from ...encoding_classic import classic_pieces
+
+        return classic_pieces(rules.num_players, max(rules.sides()) + 1, piece)
+
+    def render_table(self, state, rules, game, names, viewer) -> str:
+        from ...envs.render_classic import classic_table
+
+        return classic_table(state, rules, game, names, viewer)
+
+    @property
+    def position(self):
+        from ...position import classic
+
+        return classic
+
+
+CLASSIC_GAME = Classic()

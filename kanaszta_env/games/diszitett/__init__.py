@@ -1,0 +1,78 @@
+"""Díszített kanaszta (docs/rules/diszitett.md): presets ``2003-02`` and ``2003-01``,
+2-4 players each playing for himself."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...rules_classic import CC_SIDE_OF, CC_SIDES
+from ...variants import DISZITETT
+from ..base import Game
+
+#: R12.2: the opening minima a table may agree on
+OPENING_MINIMA = (50, 75, 90, 120)
+
+
+class Diszitett(Game):
+    """Díszített kanaszta: rank groups with lifted and placed wilds, twins, heart aces (R1-R19)."""
+
+    name = "diszitett"
+    presets = {  # noqa: RUF012 - frozen by Game.__init__
+        "2003-02": {"players": (2, 3, 4), "default_players": 2, "heart_aces": True},  # R10.6
+        "2003-01": {"players": (2, 3, 4), "default_players": 2, "heart_aces": False},
+    }
+    capabilities = frozenset({"views", "rank_melds", "training", "webapp", "watch"})
+    default_target = 10_000  # R18.2
+
+    @property
+    def spec(self):
+        return DISZITETT
+
+    def defaults(self, rules) -> dict[str, Any]:
+        out = super().defaults(rules)
+        if rules.opening_minimum is None:
+            out["opening_minimum"] = OPENING_MINIMA[0]
+        return out
+
+    def validate(self, rules) -> dict[str, Any]:
+        if rules.opening_minimum not in OPENING_MINIMA:
+            raise ValueError(
+                f"opening_minimum must be one of {OPENING_MINIMA}, got {rules.opening_minimum!r}"
+            )
+        return {}
+
+    def check_schedule_minimum(self, minimum: int) -> None:
+        if minimum not in OPENING_MINIMA:
+            raise ValueError(f"opening_schedule minimum {minimum} is not one of {OPENING_MINIMA}")
+
+    def sides(self, rules) -> tuple[int, ...]:
+        return tuple(range(rules.num_players))
+
+    def write_config(self, rules, cfg) -> None:
+        # every player is a side of his own (read by the side-aware parts of the engine)
+        cfg[CC_SIDES] = rules.num_players
+        cfg[CC_SIDE_OF : CC_SIDE_OF + rules.num_players] = range(rules.num_players)
+
+    def action_names(self, rules) -> tuple[str, ...]:
+        from ...actions import ACTION_NAMES
+
+        return ACTION_NAMES
+
+    def observation_pieces(self, rules, piece: type) -> tuple:
+        from ...encoding import diszitett_pieces
+
+        return diszitett_pieces(rules.num_players)
+
+    def render_table(self, state, rules, game, names, viewer) -> str:
+        from ...envs.render import diszitett_table
+
+        return diszitett_table(state, rules, game, names, viewer)
+
+    @property
+    def position(self):
+        from ...position import diszitett
+
+        return diszitett
+
+
+DISZITETT_GAME = Diszitett()

@@ -1,0 +1,81 @@
+"""Turkish kanasta (docs/rules/turkish.md): preset ``tr``, four players in two pairs,
+sets and runs, the Fi hands."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...rules_classic import CC_SIDE_OF, CC_SIDES
+from ...variants import TURKISH
+from ..base import Game
+
+#: T9.1: the opening below a pair total of 900 (90 from 900 on)
+OPENING = 45
+
+
+class Turkish(Game):
+    """Turkish kanasta: pair melds in slots holding sets and runs, the Fis (T1-T17)."""
+
+    name = "turkish"
+    presets = {"tr": {"players": (4,), "default_players": 4}}  # noqa: RUF012 - T2.1
+    capabilities = frozenset()
+    default_target = 5200  # T15.1
+
+    @property
+    def spec(self):
+        return TURKISH
+
+    def defaults(self, rules) -> dict[str, Any]:
+        """T2.1 and T9.1 fix the players and the opening: refused when given otherwise."""
+        out = super().defaults(rules)
+        players = out.get("num_players", rules.num_players)
+        if players != 4 or isinstance(players, bool):
+            raise ValueError(
+                f"Turkish kanasta is played by 4 players in two pairs, got num_players={players!r}"
+            )
+        if rules.opening_minimum not in (None, OPENING) or isinstance(rules.opening_minimum, bool):
+            raise ValueError(
+                f"Turkish kanasta opens at {OPENING}, and at 90 from a pair total of 900 (T9.1); "
+                f"opening_minimum cannot be set (got {rules.opening_minimum!r})"
+            )
+        if rules.opening_schedule is not None:
+            raise ValueError(
+                "Turkish kanasta's opening requirement is fixed by T9.1; opening_schedule cannot be set"
+            )
+        out["opening_minimum"] = OPENING
+        return out
+
+    def validate(self, rules) -> dict[str, Any]:
+        return {}
+
+    def check_schedule_minimum(self, minimum: int) -> None:  # pragma: no cover - refused in defaults
+        raise ValueError("Turkish kanasta's opening requirement is fixed by T9.1")
+
+    def write_config(self, rules, cfg) -> None:
+        sides = self.sides(rules)
+        cfg[CC_SIDES] = max(sides) + 1
+        cfg[CC_SIDE_OF : CC_SIDE_OF + len(sides)] = sides
+
+    def action_names(self, rules) -> tuple[str, ...]:
+        from ...actions_turkish import ACTION_NAMES
+
+        return ACTION_NAMES
+
+    def observation_pieces(self, rules, piece: type) -> tuple:
+        from ...encoding_turkish import turkish_pieces
+
+        return turkish_pieces(piece)
+
+    def render_table(self, state, rules, game, names, viewer) -> str:
+        from ...envs.render_turkish import turkish_table
+
+        return turkish_table(state, rules, game, names, viewer)
+
+    @property
+    def position(self):
+        from ...position import turkish
+
+        return turkish
+
+
+TURKISH_GAME = Turkish()

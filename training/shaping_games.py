@@ -1,0 +1,41 @@
+"""The shaping potential of each game training supports, built from a :class:`TrainConfig`.
+
+A game without an entry here is refused by :meth:`TrainConfig.validate` with a sentence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from kanaszta_env import Rules
+
+# the potentials import stable-baselines3: only when one is built (TrainConfig.validate reads the keys)
+
+
+def _diszitett(rules: Rules, config: Any) -> Any:
+    from .shaping import ScoreEstimate
+
+    return ScoreEstimate(
+        rules,
+        scale=config.reward_scale,
+        hand_weight=config.shaping_hand_weight,
+        canasta_progress=config.shaping_canasta,
+        out_readiness=config.shaping_out,
+        dead_end=config.shaping_dead_end,
+    )
+
+
+def _classic(rules: Rules, config: Any) -> Any:
+    from .shaping_classic import ClassicScoreEstimate
+
+    return ClassicScoreEstimate(
+        rules,
+        scale=config.reward_scale,
+        hand_weight=config.shaping_hand_weight,
+        dead_end=config.shaping_dead_end,
+    )
+
+
+#: game name -> its potential (phi) for the shaped reward
+POTENTIALS: dict[str, Callable[[Rules, Any], Any]] = {"diszitett": _diszitett, "classic": _classic}
