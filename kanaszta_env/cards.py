@@ -1,4 +1,4 @@
-"""Cards, card types and the text notation of RULES.md R1 / INTERFACES.md §1.
+"""Cards, card types and the text notation of the rules R1 (docs/rules/diszitett.md).
 
 The 112 cards come in 53 *card types*: 52 rank-suit pairs (two copies each) and
 the joker (eight copies). Cards of one type are indistinguishable, so every

@@ -1,4 +1,4 @@
-"""Scoring helpers of INTERFACES.md §2: a hand's score (R16) and the tax (R17).
+"""Scoring helpers (docs/rules/diszitett.md R16, R17): a hand's score (R16) and the tax (R17).
 
 Both functions take plain Python values, validate them, convert them into the
 engine's arrays and call the *same* numba kernels the engine scores with

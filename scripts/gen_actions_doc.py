@@ -39,7 +39,7 @@ allowed in a position.
 
 ## A turn is a sequence of atomic actions
 
-A player's turn (RULES.md R5) is not one big move but a short sequence of
+A player's turn (R5, docs/rules/diszitett.md) is not one big move but a short sequence of
 one-card decisions, each a separate action with its own legal mask, for
 example `draw, meld_KS, meld_KD, meld_KH, meld_2C_to_K, discard_7D`. The
 [design notes](design.md) explain the reasoning; in short:
@@ -68,7 +68,7 @@ example `draw, meld_KS, meld_KD, meld_KH, meld_2C_to_K, discard_7D`. The
   a picked-up pile joins the hand once the obligatory meld is complete (R8.3),
   and the hand is scored when it ends (R16, R17).
 
-Card notation is that of RULES.md R1.2 (`AH`, `10S`, `2C`, joker `JK`); groups
+Card notation is that of R1.2 (`AH`, `10S`, `2C`, joker `JK`); groups
 are named by their rank (`A 4 5 6 7 8 9 10 J Q K`) or `wild` for the
 wilds-only group (R10.4: one group per rank and one wilds-only group).
 """

@@ -1,6 +1,6 @@
 """An independent legality checker: the reference the engine's mask is tested against.
 
-Written from RULES.md and docs/design.md in plain Python over card names, without
+Written from the rules (docs/rules/diszitett.md) and docs/design.md in plain Python over card names, without
 importing the rules core (``kanaszta_env.core``): only the card notation and the
 action names are shared. A position is a plain dict made by :func:`position_of`;
 :func:`legal_actions` returns the set of legal action names.
@@ -34,7 +34,7 @@ GROUP_SLOT_CARDS = [
     for g in GROUP_NAMES
 ]
 
-# --- the rules' vocabulary, from RULES.md R1 and R10.4
+# --- the rules' vocabulary, from R1 and R10.4
 NATURAL_GROUPS = ("A", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 WILD = "wild"
 GROUPS = (*NATURAL_GROUPS, WILD)
@@ -393,7 +393,7 @@ class Checker:
 
 
 def legal_actions(pos: Position, rules: Any, budget: int = DEFAULT_BUDGET) -> set[str]:
-    """Names of the legal actions in ``pos`` under ``rules`` (RULES.md as written)."""
+    """Names of the legal actions in ``pos`` under ``rules`` (the rules as written)."""
     return Checker(rules, budget).legal_actions(pos)
 
 

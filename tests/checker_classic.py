@@ -1,6 +1,6 @@
 """An independent legality checker for classic canasta (presets ``pl`` and ``sk``).
 
-Written from the rules contract (RULES-classic.md, docs/rules/classic.md C0-C16 and
+Written from the rules contract (docs/rules/classic.md C0-C16 and
 its "Engine decisions") in plain Python over card names, without importing the rules
 core (``kanaszta_env.core``): only the card notation, the action names and
 :class:`~kanaszta_env.rules.Rules` are shared. :func:`position_of` is the one

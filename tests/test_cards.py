@@ -18,7 +18,7 @@ from kanaszta_env.cards import (
     parse_cards,
 )
 
-# written out from RULES.md R1.2, independently of kanaszta_env.cards
+# written out from R1.2 (docs/rules/diszitett.md), independently of kanaszta_env.cards
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 SUITS = ["S", "H", "D", "C"]
 ALL_NAMES = [r + s for r in RANKS for s in SUITS] + ["JK"]

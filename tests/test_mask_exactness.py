@@ -2,7 +2,7 @@
 state of seeded random games (design "Melding as atomic steps" and "Pickups";
 R5, R7-R14).
 
-``tests/checker.py`` re-derives legality in plain Python from RULES.md and
+``tests/checker.py`` re-derives legality in plain Python from the rules (docs/rules/diszitett.md) and
 docs/design.md and decides the penalised-pickup obligation (R8) by brute-force
 search. Random play is biased towards interesting states: pickups of the discard
 pile are preferred, half of the games meld like a builder (extending groups,

@@ -1,4 +1,4 @@
-"""Positions (INTERFACES.md §3): round trips ``dump(load(d)) == canonical(d)`` and
+"""Positions (docs/position.md): round trips ``dump(load(d)) == canonical(d)`` and
 ``load(dump(g))`` on hand-written documents and on positions of random play, a
 loaded position plays on exactly like the original, and every invalid document
 raises ``ValueError`` naming the problem."""
@@ -92,7 +92,7 @@ P1_HAND = ["5S", "5H", "7C", "9D", "10H", "QS", "QC", "3S", "JD", "8H", "6C"]
 
 
 def example_doc(**changes: object) -> dict:
-    """The example of INTERFACES.md §3 made complete: a second player, and a stock
+    """The example of docs/position.md made complete: a second player, and a stock
     holding every other card."""
     p0 = player(
         ["AH", "AS", "4D"],

@@ -35,7 +35,7 @@ RED_CANASTA_OF_SEVENS = ["7S", "7S", "7H", "7H", "7D", "7D", "7C"]  # card value
 def test_r16_5_base_example_is_1500():
     """Going out from hand with a black wild canasta, four red threes, three twins.
 
-    RULES.md R16.5 [D]: the seed prints 2300 from an old wild-canasta value; with
+    R16.5 [D]: the seed prints 2300 from an old wild-canasta value; with
     the R11 table the base is 800 + 300 + 200 + 100 + 100 = 1500."""
     black_wild = ["JK", "JK", "JK", "2S", "2H", "2D", "2C"]
     score = hand_score([black_wild], [], red_threes=4, twins=3, went_out=True, from_hand=True)

@@ -33,7 +33,7 @@ KERNELS: dict[str, str] = {
     ),
     "kanaszta_env/core/classic/meld_row.py::_meld_row_checked": (
         "classic meld-phase mask kernel: one body tries each candidate card on the side's melds and the "
-        "hand in place and undoes it (the speed work of session 10 took pl/sk random play from ~130k to "
+        "hand in place and undoes it (the speed work took pl/sk random play from ~130k to "
         "~970k decisions/s partly by not passing the 36-array state tuple to helpers per candidate)"
     ),
     "agents/plan.py::_plan": (

@@ -179,12 +179,9 @@ class TrainConfig:
 
     def validate(self) -> TrainConfig:
         """Raise ``ValueError`` on inconsistent values, before anything is written; returns ``self``."""
-        game = self.rules().game
-        if game.name not in POTENTIALS:  # its shaping and count features are not written yet
-            raise ValueError(
-                f"training on {game.title} (variant {self.variant}) is not supported yet: its environments "
-                "(env, KanasztaGymEnv, KanasztaVecEnv) work with sb3-contrib directly"
-            )
+        if self.rules().game.name not in POTENTIALS:  # its shaping and count features are not written yet
+            raise ValueError(f"training on {self.rules().game.title} (variant {self.variant}) is not "
+                             "supported yet: its envs work with sb3-contrib directly")  # fmt: skip
         self.eval_rules()
         for name, (minimum, even) in INT_BOUNDS.items():
             value = getattr(self, name)

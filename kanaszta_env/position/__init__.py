@@ -1,5 +1,5 @@
 """Positions: JSON documents that fully describe a game between two actions
-(INTERFACES.md §3), like FEN in chess.
+(docs/position.md), like FEN in chess.
 
 * :func:`load` turns a document (a ``dict`` or JSON text) into a
   :class:`~kanaszta_env.engine.GameBatch` of one game;
