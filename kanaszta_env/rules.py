@@ -16,27 +16,26 @@ from typing import Any
 import numpy as np
 
 from . import rules_classic as RC
+from .core.config import (
+    CFG_EPISODE_GAME,
+    CFG_HEART_ACES,
+    CFG_MAX_HANDS,
+    CFG_MAX_TURNS,
+    CFG_OPENING_MIN,
+    CFG_PLAYERS,
+    CFG_RANDOM_STARTER,
+    CFG_SCHEDULE,
+    CFG_SCHEDULE_LEN,
+    CFG_SIZE,
+    CFG_TARGET,
+    MAX_SCHEDULE_STEPS,
+)
 from .games import Game, game_of_preset
 from .variants import Variant
 
 EPISODES = ("hand", "game")
 #: a score-dependent opening schedule in the spirit of seed 003 (classic canasta)
 CLASSIC_SCHEDULE = ((0, 50), (1500, 90), (3000, 120))
-MAX_SCHEDULE_STEPS = 8
-
-# positions in the config vector read by the kernels
-CFG_PLAYERS = 0
-CFG_HEART_ACES = 1
-CFG_OPENING_MIN = 2
-CFG_TARGET = 3
-CFG_MAX_TURNS = 4
-CFG_EPISODE_GAME = 5
-CFG_MAX_HANDS = 6
-CFG_RANDOM_STARTER = 7
-CFG_SCHEDULE_LEN = 8
-CFG_SCHEDULE = 9  # then pairs (threshold, minimum)
-CFG_SIZE = RC.CC_END  # the games' keys follow the shared ones (rules_classic.CC_*)
-assert CFG_SCHEDULE + 2 * MAX_SCHEDULE_STEPS <= RC.CC_BASE
 
 
 @dataclass(frozen=True)

@@ -13,8 +13,8 @@ import numpy as np
 from numba import njit
 
 from ..cards import GROUP_SLOTS, NUM_GROUPS, NUM_TYPES
-from ..rules import CFG_MAX_HANDS, CFG_MAX_TURNS, CFG_PLAYERS, CFG_TARGET
 from .borrow import borrow
+from .config import CFG_MAX_HANDS, CFG_MAX_TURNS, CFG_PLAYERS, CFG_TARGET
 from .observe import (
     DECK,
     HEART_ACES_SCALE,

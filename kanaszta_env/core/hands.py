@@ -8,8 +8,8 @@ import numpy as np
 from numba import njit
 
 from ..cards import NUM_TYPES
-from ..rules import CFG_EPISODE_GAME, CFG_MAX_HANDS, CFG_PLAYERS, CFG_RANDOM_STARTER, CFG_TARGET
 from .bookkeeping import _clear_turn
+from .config import CFG_EPISODE_GAME, CFG_MAX_HANDS, CFG_PLAYERS, CFG_RANDOM_STARTER, CFG_TARGET
 from .rng import below, next_u64, shuffle
 from .score import apply_tax, hand_base, hand_card_value
 from .state import END_NONE, END_OUT, END_TRUNCATED, FREE_WAITING, PHASE_CUT, PHASE_OVER, PICKUP_PILE

@@ -35,8 +35,8 @@ from ..cards import (
     WILD_SLOT0,
     WILD_TYPES,
 )
-from ..rules import CFG_HEART_ACES, CFG_OPENING_MIN, CFG_SCHEDULE, CFG_SCHEDULE_LEN
 from .borrow import borrow
+from .config import CFG_HEART_ACES, CFG_OPENING_MIN, CFG_SCHEDULE, CFG_SCHEDULE_LEN
 from .melds import can_end_melding, group_size, has_canasta, naturals, small_wilds, wild_target_ok
 from .pickup import obligation_feasible
 from .state import (

@@ -21,8 +21,8 @@ import numpy as np
 from numba import njit
 
 from ..cards import GROUP_SLOTS, NUM_GROUPS, NUM_TYPES, SLOT_TYPE
-from ..rules import CFG_EPISODE_GAME, CFG_MAX_HANDS, CFG_MAX_TURNS, CFG_PLAYERS, CFG_TARGET
 from .borrow import borrow
+from .config import CFG_EPISODE_GAME, CFG_MAX_HANDS, CFG_MAX_TURNS, CFG_PLAYERS, CFG_TARGET
 from .legal import is_frozen
 from .melds import canasta_kind, opening_value
 from .state import PHASE_CUT, PHASE_OVER

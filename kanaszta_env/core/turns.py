@@ -8,8 +8,8 @@ import numpy as np
 from numba import njit
 
 from ..cards import IS_BLACK_THREE, IS_RED_THREE, JOKER, NUM_TYPES, RED_THREE_INDEX
-from ..rules import CFG_MAX_TURNS, CFG_PLAYERS
 from .bookkeeping import _checkpoint, _clear_turn, _forget
+from .config import CFG_MAX_TURNS, CFG_PLAYERS
 from .draw import _draw, _refill_from_pile
 from .hands import _end_hand
 from .legal import hand_size

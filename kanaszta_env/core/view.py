@@ -41,8 +41,8 @@ from ..cards import (
     TYPE_GROUP,
     TYPE_WILD_SLOT,
 )
-from ..rules import CFG_EPISODE_GAME, CFG_HEART_ACES, CFG_MAX_HANDS, CFG_MAX_TURNS, CFG_PLAYERS, CFG_TARGET
 from .borrow import borrow
+from .config import CFG_EPISODE_GAME, CFG_HEART_ACES, CFG_MAX_HANDS, CFG_MAX_TURNS, CFG_PLAYERS, CFG_TARGET
 from .legal import opening_minimum
 from .state import PHASE_CUT, PHASE_OVER
 from .tables import HALF_TAX_FROM, QUARTER_TAX_FROM, TENTH_TAX_FROM, TYPE_COPIES

@@ -25,6 +25,7 @@ import numpy as np
 from numba import njit, typeof
 
 from ..core.borrow import borrow
+from ..core.config import CFG_PLAYERS
 from ..core.rng import below, next_u64
 from ..core.ruleset import (
     NUM_ACTIONS,
@@ -35,7 +36,6 @@ from ..core.ruleset import (
     legal_row,
     reset_game,
 )
-from ..rules import CFG_PLAYERS
 from ..rules_classic import CC_SIDE_OF
 from .seats import EXTERNAL, NOBODY, RANDOM, WAIT, Seats
 from .seats import new_seats as _new_seats

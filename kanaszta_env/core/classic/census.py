@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...rules import CFG_PLAYERS
 from ...rules_classic import CC_DECKS, CC_SIDES
+from ..config import CFG_PLAYERS
 from .melds import all_valid, naturals, size, wilds
 from .state import PHASE_DRAW, PHASE_OVER
 from .tables import IS_RED, JOKER_TYPE, KIND_OF, MAX_WILDS, MELD_SLOT_TYPE, NUM_MELDS, WILD_MELD

@@ -7,8 +7,8 @@ import numpy as np
 from numba import njit
 
 from ...cards import NUM_TYPES
-from ...rules import CFG_PLAYERS, CFG_RANDOM_STARTER
 from ...rules_classic import CC_DEAL, CC_DECKS, CC_FIVE, CC_SIDE_OF
+from ..config import CFG_PLAYERS, CFG_RANDOM_STARTER
 from ..rng import below, next_u64, shuffle
 from .state import ASKED_NOT, END_NONE, PHASE_DRAW
 from .tables import BAD_UPCARD, IS_RED, JOKER_TYPE, KIND_OF

@@ -6,13 +6,13 @@ from __future__ import annotations
 from numba import njit
 
 from ... import actions_classic as A
-from ...rules import CFG_MAX_TURNS, CFG_PLAYERS
 from ...rules_classic import (
     CC_FREE_UPCARD,
     CC_PILE_SAME_TURN,
     CC_RED_REPLACED,
     CC_TABLE_OPENING,
 )
+from ..config import CFG_MAX_TURNS, CFG_PLAYERS
 from ..legal import hand_size
 from .conditions import pickup_complete
 from .deal import begin_turn, draw_one, reset_game

@@ -13,8 +13,8 @@ from __future__ import annotations
 from numba import njit
 
 from ...encoding_classic import HAND_SIZE_SCALE, OPENING_SCALE, SCORE_SCALE, classic_pieces
-from ...rules import CFG_MAX_HANDS, CFG_MAX_TURNS, CFG_PLAYERS
 from ...rules_classic import CC_DECKS, CC_SIDES
+from ..config import CFG_MAX_HANDS, CFG_MAX_TURNS, CFG_PLAYERS
 from ..legal import opening_minimum
 from .melds import has_canasta, naturals
 from .tables import JOKER_SLOT, KIND_OF, MAX_DECK, NUM_MELDS, TWO_SLOT0

@@ -6,7 +6,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...rules import CFG_EPISODE_GAME, CFG_MAX_HANDS, CFG_PLAYERS, CFG_TARGET
 from ...rules_classic import (
     CC_BLACK_IN_HAND,
     CC_EXHAUSTION,
@@ -19,6 +18,7 @@ from ...rules_classic import (
     CC_SIDES,
     CC_TARGET_STRICT,
 )
+from ..config import CFG_EPISODE_GAME, CFG_MAX_HANDS, CFG_PLAYERS, CFG_TARGET
 from .deal import start_hand
 from .melds import canasta_bonuses, has_canasta, melded_value, size
 from .state import END_EXHAUSTED, END_OUT, END_TRUNCATED, OUT_MELD, PHASE_OVER

@@ -7,7 +7,7 @@ import numpy as np
 from numba import njit
 
 from ...cards import NUM_TYPES
-from ...rules import CFG_RANDOM_STARTER, CFG_TARGET
+from ..config import CFG_RANDOM_STARTER, CFG_TARGET
 from ..rng import below, next_u64, shuffle
 from .state import END_NONE, FI_WAITING, PHASE_DRAW
 from .tables import FORCED_NO, NUM_FIS, PACKET, PLAYERS

@@ -7,7 +7,7 @@ from numba import njit
 
 from ... import actions_turkish as A
 from ...cards import NUM_TYPES
-from ...rules import CFG_MAX_TURNS
+from ..config import CFG_MAX_TURNS
 from ..legal import hand_size
 from .conditions import fis_left
 from .deal import begin_turn, checkpoint, reset_game

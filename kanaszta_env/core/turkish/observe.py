@@ -14,7 +14,7 @@ from ...encoding_turkish import (
     SCORE_SCALE,
     STOCK_SIZE,
 )
-from ...rules import CFG_MAX_HANDS, CFG_MAX_TURNS
+from ..config import CFG_MAX_HANDS, CFG_MAX_TURNS
 from .state import PHASE_DISCARD, PHASE_DRAW, PHASE_MELD
 from .tables import FORCED_DONE, FORCED_OWED, MELDS, NUM_FIS, OPEN_HIGH, OPEN_LOW, OPEN_THRESHOLD, PLAYERS
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from ...rules import CFG_EPISODE_GAME, CFG_MAX_HANDS, CFG_TARGET
+from ..config import CFG_EPISODE_GAME, CFG_MAX_HANDS, CFG_TARGET
 from .deal import start_hand
 from .melds import meld_value
 from .state import END_OUT, END_TRUNCATED, PHASE_OVER
