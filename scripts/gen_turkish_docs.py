@@ -79,7 +79,7 @@ known to be in it (taken with the pile); both pairs' meld slots with their
 cards, who laid them and their canasta kinds; openings, layer-offs, the Fis'
 takers, forced openings, totals and the target; the pile's top, size and
 contents (every pile card was discarded face up); the stock's size; the phase
-and what can be withdrawn. `tests/test_turkish_envs.py` re-deals every hidden
+and what can be withdrawn. `tests/conformance/test_envs.py` re-deals every hidden
 card (the other hands' unknown cards, the stock, the Fis nobody has taken) and
 checks that the observation stays the same.
 
