@@ -12,14 +12,14 @@ from kanaszta_env import Rules
 from kanaszta_env.games import set_agent_factory
 
 from .base import Agent, PolicyAgent
-from .classic_bots import ClassicGreedyBot, ClassicHeuristicBot
-from .classic_search import ClassicSearchBot
+from .games.classic.bots import ClassicGreedyBot, ClassicHeuristicBot
+from .games.classic.search import ClassicSearchBot
+from .games.turkish.bots import TurkishGreedyBot, TurkishHeuristicBot
 from .greedy import GreedyBot
 from .heuristic import DEFAULT_PARAMS, HeuristicBot
 from .hinted import load_policy_file
 from .random_bot import RandomBot
 from .search import SearchBot
-from .turkish_bots import TurkishGreedyBot, TurkishHeuristicBot
 
 BOT_NAMES = ("random", "greedy", "heuristic", "search", "ppo")
 #: the policy ``make_agent("ppo")`` loads (a hinted one, :mod:`agents.hinted`): trained by
@@ -83,7 +83,7 @@ def bot_names(rules: Rules) -> tuple[str, ...]:
 
 
 def _turkish_search(rules: Rules, **options: object) -> Agent:
-    from .turkish_search import TurkishSearchBot  # compiles the rollouts: only when asked for
+    from .games.turkish.search import TurkishSearchBot  # compiles the rollouts: only when asked for
 
     return TurkishSearchBot(rules, **options)  # type: ignore[arg-type]
 

@@ -21,7 +21,6 @@ accesses too.
 from __future__ import annotations
 
 import argparse
-import importlib
 import time
 
 import numpy as np
@@ -29,8 +28,8 @@ from numba import njit
 from tqdm import tqdm
 
 from kanaszta_env import GameBatch, Rules
-from kanaszta_env.actions_turkish import ADD0, DISCARD0, NEW0
 from kanaszta_env.engine.kernels import kernels_for
+from kanaszta_env.games.turkish.actions import ADD0, DISCARD0, NEW0
 
 #: the draw, one action per card laid (a hand can hold at most the 106 cards), withdraw, discard
 TURN_BOUND = 1 + 106 + 1 + 1
@@ -222,7 +221,7 @@ def main() -> None:
     args = parser.parse_args()
     rules = Rules(variant="tr", max_turns=400)
     kernels = kernels_for(rules.spec)
-    melds = importlib.import_module(f"{kernels.package}.core.turkish.melds")
+    melds = kernels.game_module("melds")
     fuzz = make_fuzz(kernels.ruleset, melds)
     games = GameBatch(rules, batch_size=args.batch)
     games.reset(seed=4000)

@@ -1,7 +1,7 @@
 """Generate ``docs/actions-classic.md`` and ``docs/observation-classic.md``.
 
 Both pages of classic canasta (presets ``pl`` and ``sk``) are built from the
-code — :mod:`kanaszta_env.actions_classic` and the declared observation layout
+code — :mod:`kanaszta_env.games.classic.actions` and the declared observation layout
 (:func:`kanaszta_env.encoding.observation_spec` with classic rules) — so they
 cannot drift from it: ``tests/test_classic_envs.py`` checks that the committed
 pages equal this output. Regenerate with::
@@ -15,8 +15,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from kanaszta_env import actions_classic as A
 from kanaszta_env.encoding import observation_size, spec_markdown
+from kanaszta_env.games.classic import actions as A
 from kanaszta_env.rules import Rules
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -34,7 +34,7 @@ The classic canasta presets (`Rules(variant="pl")`, `Rules(variant="sk")`,
 [rules](rules/classic.md)) share one discrete action space of {count} actions;
 `GameBatch.action_names` and the envs' `action_space.n` give it per game
 ([Díszített kanaszta's 200 actions](actions.md) are another space).
-`kanaszta_env.actions_classic.action_name(id)` and `action_from_name(name)`
+`kanaszta_env.games.classic.actions.action_name(id)` and `action_from_name(name)`
 convert (case-insensitive).
 
 Suits mean nothing in classic canasta except the colour of a three, so the
@@ -135,7 +135,7 @@ def action_meaning(name: str) -> tuple[str, str]:
 def render_actions() -> str:
     lines = [
         ACTIONS_INTRO.format(
-            header=_HEADER.format(source="kanaszta_env/actions_classic.py"), count=A.NUM_ACTIONS
+            header=_HEADER.format(source="kanaszta_env/games/classic/actions.py"), count=A.NUM_ACTIONS
         )
     ]
     for a, name in enumerate(A.ACTION_NAMES):
@@ -161,7 +161,7 @@ def render_observation() -> str:
         sides = len(set(rules.sides()))
         sizes.append(f"{variant} P = {players}, S = {sides}: {observation_size(rules)}")
     table = Rules(variant="pl", num_players=4)
-    header = _HEADER.format(source="kanaszta_env/encoding_classic.py")
+    header = _HEADER.format(source="kanaszta_env/games/classic/observation.py")
     text = OBSERVATION_INTRO.format(header=header, size=observation_size(table), sizes="; ".join(sizes))
     return text + spec_markdown(table) + "\n"
 

@@ -24,7 +24,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the shared recorder beside this script
 import gen_playthroughs as base
 
-from agents.turkish_bots import TurkishHeuristicBot
+from agents.games.turkish.bots import TurkishHeuristicBot
 from kanaszta_env import GameBatch, position
 
 Spec, Chooser, _wrap = base.Spec, base.Chooser, base._wrap

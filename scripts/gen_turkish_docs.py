@@ -1,7 +1,7 @@
 """Generate ``docs/actions-turkish.md`` and ``docs/observation-turkish.md``.
 
 Both pages of Turkish kanasta (preset ``tr``) are built from the code —
-:mod:`kanaszta_env.actions_turkish` and the declared observation layout
+:mod:`kanaszta_env.games.turkish.actions` and the declared observation layout
 (:func:`kanaszta_env.encoding.observation_spec` with Turkish rules) — so they
 cannot drift from it: ``tests/test_turkish_envs.py`` checks that the committed
 pages equal this output. Regenerate with::
@@ -17,9 +17,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the page writer beside this script
 from gen_classic_docs import main as write_pages
 
-from kanaszta_env import actions_turkish as A
 from kanaszta_env.cards import NUM_TYPES, TYPE_NAMES
 from kanaszta_env.encoding import observation_size, spec_markdown
+from kanaszta_env.games.turkish import actions as A
 from kanaszta_env.rules import Rules
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -35,7 +35,7 @@ ACTIONS_INTRO = """\
 {header}
 Turkish kanasta (`Rules(variant="tr")`, [rules](rules/turkish.md)) has one
 discrete action space of {count} actions; `GameBatch.action_names` and the envs'
-`action_space.n` give it. `kanaszta_env.actions_turkish.action_name(id)` and
+`action_space.n` give it. `kanaszta_env.games.turkish.actions.action_name(id)` and
 `action_from_name(name)` convert (case-insensitive). How the mask decides which
 are legal is [design-turkish.md](design-turkish.md#the-mask).
 
@@ -92,7 +92,7 @@ checks that the observation stays the same.
 def render_actions() -> str:
     last = A.NUM_ACTIONS - 1
     intro = ACTIONS_INTRO.format(
-        header=_HEADER.format(source="kanaszta_env/actions_turkish.py"),
+        header=_HEADER.format(source="kanaszta_env/games/turkish/actions.py"),
         count=A.NUM_ACTIONS,
         slots=A.MAX_MELDS,
         last=A.MAX_MELDS - 1,
@@ -113,7 +113,7 @@ def render_actions() -> str:
 
 def render_observation() -> str:
     rules = Rules(variant="tr")
-    header = _HEADER.format(source="kanaszta_env/encoding_turkish.py")
+    header = _HEADER.format(source="kanaszta_env/games/turkish/observation.py")
     return OBSERVATION_INTRO.format(header=header, size=observation_size(rules)) + spec_markdown(rules) + "\n"
 
 

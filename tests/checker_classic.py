@@ -33,12 +33,12 @@ from typing import Any
 
 import numpy as np
 
-from kanaszta_env.actions_classic import ACTION_NAMES, KIND_NAMES, RANK_NAMES
 from kanaszta_env.cards import TYPE_NAMES
+from kanaszta_env.games.classic.actions import ACTION_NAMES, KIND_NAMES, RANK_NAMES
 
 Position = dict[str, Any]
 
-# --- layout of the state arrays (core/classic/state.py, tables.py): position_of only
+# --- layout of the state arrays (games/classic/kernels/state.py, tables.py): position_of only
 _PHASES = ("-", "draw", "meld", "discard", "pickup", "over", "answer")
 _ASKED = ("not", "waiting", "yes", "no")
 _SUITS = "SHDC"

@@ -2,8 +2,8 @@
 
 Written in plain Python from docs/rules/turkish.md (T1-T17) and docs/design-turkish.md
 ("The mask", "End of the turn", "Scores") only, without the rules kernels
-(``kanaszta_env.core.turkish.{melds,conditions,legal,game,score,deal}``): the card
-types (``rank * 4 + suit``, joker 52), the action ids of ``actions_turkish`` and the
+(``kanaszta_env.games.turkish.kernels.{melds,conditions,legal,game,score,deal}``): the card
+types (``rank * 4 + suit``, joker 52), the action ids of ``games/turkish/actions.py`` and the
 field layout of ``TurkishState`` are the only things shared with the engine.
 
 * meld analysis over 53 card counts: :func:`set_reading`, :func:`run_reading`,
@@ -25,8 +25,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from kanaszta_env import actions_turkish as AT
 from kanaszta_env.cards import TYPE_NAMES
+from kanaszta_env.games.turkish import actions as AT
 
 Game = dict[str, Any]
 
@@ -986,8 +986,8 @@ def compare_random_games(
     """Play seeded random games on the engine kernels and compare, at every state, the
     engine's mask with :func:`legal_set`, after every action the engine's state with
     :func:`apply`, and at every hand's end ``hand_scores`` with :func:`pair_scores`."""
-    from kanaszta_env.core.turkish import deal, game, legal
-    from kanaszta_env.core.turkish.state import new_turkish_state
+    from kanaszta_env.games.turkish.kernels import deal, game, legal
+    from kanaszta_env.games.turkish.kernels.state import new_turkish_state
     from kanaszta_env.rules import Rules
 
     cfg = Rules(variant="tr", max_turns=max_turns).to_config()
@@ -1178,8 +1178,8 @@ def compare_crafted_melds(states: int, seed: int = 0, keep: int = 3) -> dict[str
     analysis (T5-T7), the add mask, melding completeness (T9.1, T12.2) and the hand-size
     rules that random play reaches rarely. Card conservation is not kept: the mask does
     not depend on it."""
-    from kanaszta_env.core.turkish import deal, game, legal
-    from kanaszta_env.core.turkish.state import new_turkish_state
+    from kanaszta_env.games.turkish.kernels import deal, game, legal
+    from kanaszta_env.games.turkish.kernels.state import new_turkish_state
     from kanaszta_env.rules import Rules
 
     cfg = Rules(variant="tr").to_config()

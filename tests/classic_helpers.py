@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 
 from kanaszta_env import GameBatch, Rules
-from kanaszta_env.actions_classic import ACTION_NAMES, action_from_name
 from kanaszta_env.cards import parse_cards
-from kanaszta_env.scoring_classic import _melds
+from kanaszta_env.games.classic.actions import ACTION_NAMES, action_from_name
+from kanaszta_env.games.classic.scoring import _melds
 
 PHASES = {"draw": 1, "meld": 2, "discard": 3, "pickup": 4, "answer": 6}
 

@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 
 from kanaszta_env import GameBatch, Rules
-from kanaszta_env.actions_classic import ACTION_NAMES
-from kanaszta_env.core.classic.state import PHASE_NAMES
+from kanaszta_env.games.classic.actions import ACTION_NAMES
+from kanaszta_env.games.classic.kernels.state import PHASE_NAMES
 from kanaszta_env.position import canonical, dump, load
 
 CONFIGS = [("pl", 2), ("pl", 3), ("pl", 4), ("sk", 2), ("sk", 3), ("sk", 4), ("sk", 5), ("sk", 6)]

@@ -44,16 +44,12 @@ FORBIDDEN = {
 }
 
 
-#: a computed module name: allowed only here (the kernel binding, and reach-ins into a
-#: game's kernel copy that a per-game compiled API will replace)
+#: a computed module name: allowed only here (the kernel binding; a game's compiled
+#: modules are reached through ``Kernels.game_module``)
 DYNAMIC_IMPORTS = {
     "kanaszta_env/engine/kernels.py",
     "kanaszta_env/core/ruleset.py",  # binds the rule set the variant names
     "kanaszta_env/cli.py",  # the subcommand providers, by name from a table
-    "kanaszta_env/scoring_classic.py",
-    "kanaszta_env/scoring_turkish.py",
-    "agents/turkish_rollout.py",
-    "benchmarks/fuzz_turkish.py",
     "benchmarks/against.py",
 }
 COMPUTED = "<computed>"
@@ -159,7 +155,7 @@ def _identity_names() -> set[str]:
 
 def own_files_of_a_game(path: Path) -> bool:
     """A game's own files: under ``games/<game>/``, or (until they move there) named
-    after their game (``core/classic/``, ``scoring_turkish.py``, ``classic_bots.py``, ...)."""
+    after their game (``rules_classic.py``, ``human_classic.py``, ...)."""
     parts = path.relative_to(ROOT).parts
     return "games" in parts[:-1] or any(word in p for p in parts for word in ("classic", "turkish"))
 

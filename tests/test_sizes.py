@@ -31,7 +31,7 @@ KERNELS: dict[str, str] = {
         "legal-mask kernel of R8.3 step 2: one body applies, tests (obligation_feasible) and undoes each "
         "candidate meld in place; split, every helper would take its 12 arrays and scalars per call"
     ),
-    "kanaszta_env/core/classic/meld_row.py::_meld_row_checked": (
+    "kanaszta_env/games/classic/kernels/meld_row.py::_meld_row_checked": (
         "classic meld-phase mask kernel: one body tries each candidate card on the side's melds and the "
         "hand in place and undoes it (the speed work took pl/sk random play from ~130k to "
         "~970k decisions/s partly by not passing the 36-array state tuple to helpers per candidate)"

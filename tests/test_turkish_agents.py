@@ -1,4 +1,4 @@
-"""Turkish kanasta's bots (agents/turkish_bots.py), the terminal game and the tournament."""
+"""Turkish kanasta's bots (agents/games/turkish/bots.py), the terminal game and the tournament."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from agents.human_classic import play_partners_human
 from agents.registry import make_agent
 from agents.tournament import round_robin
 from kanaszta_env import Rules
-from kanaszta_env.actions_turkish import ACTION_NAMES
+from kanaszta_env.games.turkish.actions import ACTION_NAMES
 
 RULES = Rules(variant="tr")
 
@@ -40,7 +40,7 @@ def test_rule_bots_take_no_options():
 
 
 def test_bots_refuse_other_games():
-    from agents.turkish_bots import TurkishHeuristicBot
+    from agents.games.turkish.bots import TurkishHeuristicBot
 
     with pytest.raises(ValueError, match="plays Turkish kanasta"):
         TurkishHeuristicBot(Rules())

@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 
 from kanaszta_env import GameBatch, Rules
-from kanaszta_env.actions_turkish import ACTION_NAMES, NUM_ACTIONS
 from kanaszta_env.encoding import observation_size, split
 from kanaszta_env.envs import env
+from kanaszta_env.games.turkish.actions import ACTION_NAMES, NUM_ACTIONS
 
 
 def _played(seed: int, steps: int, batch: int = 16) -> GameBatch:
@@ -62,11 +62,10 @@ def test_observation_pieces_match_the_state():
 
 def test_invariants_under_random_play():
     """Every live state has a legal action, the 106 cards are conserved (T1.1), turns end."""
-    import importlib
 
     from kanaszta_env.engine.kernels import kernels_for
 
-    census = importlib.import_module(f"{kernels_for(Rules(variant='tr').spec).package}.core.turkish.census")
+    census = kernels_for(Rules(variant="tr").spec).game_module("census")
     games = GameBatch(Rules(variant="tr", max_turns=300), batch_size=32)
     games.reset(seed=21)
     rng = np.random.default_rng(21)

@@ -15,10 +15,10 @@ import numpy as np
 import pytest
 
 from kanaszta_env import GameBatch, Rules
-from kanaszta_env import actions_turkish as A
 from kanaszta_env.cards import NUM_TYPES, parse_cards
-from kanaszta_env.core.turkish.state import PHASE_DRAW, PHASE_OVER
-from kanaszta_env.core.turkish.tables import VALUE
+from kanaszta_env.games.turkish import actions as A
+from kanaszta_env.games.turkish.kernels.state import PHASE_DRAW, PHASE_OVER
+from kanaszta_env.games.turkish.kernels.tables import VALUE
 from kanaszta_env.position import canonical, dump, load, load_batch
 
 SEEN: Counter = Counter()

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from kanaszta_env import GameBatch, Rules
-from kanaszta_env.scoring_turkish import canasta_kind, is_meld, meld_value, opens, pair_score
+from kanaszta_env.games.turkish.scoring import canasta_kind, is_meld, meld_value, opens, pair_score
 
 
 def run(suit: str, ranks: str) -> list[str]:
@@ -168,7 +168,6 @@ def test_pair_score_refuses_bad_input():
     ],
 )
 def test_t15_targets(totals, decided, target):
-    import importlib
 
     from kanaszta_env.engine.kernels import kernels_for
 
@@ -177,7 +176,7 @@ def test_t15_targets(totals, decided, target):
     st = games.state
     st.totals[0] = (totals[0], totals[1], totals[0], totals[1])
     st.target[0] = 5200 if totals[0] < 7200 or totals[1] < 7200 else 7200
-    score = importlib.import_module(f"{kernels_for(games.rules.spec).package}.core.turkish.score")
+    score = kernels_for(games.rules.spec).game_module("score")
     assert score.game_decided(st, games.rules.to_config(), 0) == decided
     assert st.target[0] == target
 

@@ -1,16 +1,16 @@
-"""The Turkish search bot (agents/turkish_search.py): its sampled worlds, rollouts and play."""
+"""The Turkish search bot (agents/games/turkish/search.py): its sampled worlds, rollouts and play."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from agents import turkish_rollout as R
 from agents.base import play_batch
+from agents.games.turkish import rollout as R
+from agents.games.turkish.bots import TurkishHeuristicBot
+from agents.games.turkish.determinise import determinise
+from agents.games.turkish.search import TurkishSearchBot
 from agents.registry import make_agent
-from agents.turkish_bots import TurkishHeuristicBot
-from agents.turkish_determinise import determinise
-from agents.turkish_search import TurkishSearchBot
 from kanaszta_env import GameBatch, Rules
 from kanaszta_env.encoding import split
 from kanaszta_env.engine.kernels import kernels_for

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections import Counter
 
 from kanaszta_env import GameBatch, position
-from kanaszta_env.actions_turkish import action_from_name
 from kanaszta_env.cards import TYPE_NAMES
+from kanaszta_env.games.turkish.actions import action_from_name
 
 DECK = Counter({name: 2 for name in TYPE_NAMES})
 

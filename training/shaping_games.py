@@ -27,7 +27,7 @@ def _diszitett(rules: Rules, config: Any) -> Any:
 
 
 def _classic(rules: Rules, config: Any) -> Any:
-    from .shaping_classic import ClassicScoreEstimate
+    from .games.classic.shaping import ClassicScoreEstimate
 
     return ClassicScoreEstimate(
         rules,

@@ -27,8 +27,14 @@ from .. import variants
 from ..variants import DEFAULT_VARIANT, Variant
 
 _PACKAGE_DIR = Path(__file__).resolve().parents[1]
-#: sub-packages the kernels live in; imported without running their ``__init__``
-_SUBPACKAGES = ("core", "engine")
+#: sub-packages the kernels live in; imported without running their ``__init__`` (a game's
+#: folder ``games/<game>/`` is one too: its ``kernels`` package is imported as it is)
+_SUBPACKAGES = (
+    "core",
+    "engine",
+    "games",
+    *(f"games.{d.name}" for d in sorted((_PACKAGE_DIR / "games").iterdir()) if (d / "__init__.py").exists()),
+)
 _LOCK = Lock()
 _BUILT: dict[Variant, Kernels] = {}
 
@@ -43,6 +49,12 @@ class Kernels:
     observe: types.ModuleType  # the observation encoder (core/observe.py)
     ruleset: types.ModuleType  # the rule set's entry points (core/ruleset.py): new_state, phases, actions
     package: str  # the package the modules were imported under
+
+    def game_module(self, name: str) -> types.ModuleType:
+        """The module ``name`` of this variant's rule-set package (e.g. ``"score"`` of
+        ``games/turkish/kernels``), as compiled for this variant."""
+        rule_set_package = self.variant.rule_set.rpartition(".")[0]
+        return importlib.import_module(f"{self.package}.{rule_set_package}.{name}")
 
 
 def kernels_for(variant: Variant) -> Kernels:
@@ -72,7 +84,7 @@ def _import_copy(variant: Variant) -> str:
     variants.bind_package(package, variant)
     _bare_package(package, _PACKAGE_DIR)
     for sub in _SUBPACKAGES:
-        _bare_package(f"{package}.{sub}", _PACKAGE_DIR / sub)
+        _bare_package(f"{package}.{sub}", _PACKAGE_DIR.joinpath(*sub.split(".")))
     previous = numba.config.CACHE_DIR
     numba.config.CACHE_DIR = str(Path(previous) / "variants" / f"{slug}-{variant.fingerprint}")
     try:

@@ -39,6 +39,7 @@ from ..engine import (
     IllegalActionError,
     seat_option,
 )
+from ..games import all_games
 from ..rules import Rules, resolve_rules
 from ..spaces import ObservationSpace
 from .options import PARTNER_COPY, check_render_mode, learner_seating
@@ -88,7 +89,10 @@ class KanasztaVecEnv(VecEnv):
         rules = resolve_rules(rules, rule_kwargs)
         check_render_mode(render_mode)
         if rank_melds and not rules.game.has("rank_melds"):
-            raise ValueError(f"{rules.game.title} ({rules.variant!r}) has no rank_melds action layer")
+            owners = " and ".join(g.title for g in all_games() if g.has("rank_melds"))
+            raise ValueError(
+                f"rank_melds is an action layer of {owners}, not of {rules.game.title} ({rules.variant!r})"
+            )
         self.rank_melds = bool(rank_melds)
         self._illegal = illegal
         self.rules = rules

@@ -54,23 +54,23 @@ class Classic(Game):
         RC.write_classic_config(cfg, rules.variant, keys, rules.num_players)
 
     def action_names(self, rules) -> tuple[str, ...]:
-        from ...actions_classic import ACTION_NAMES
+        from .actions import ACTION_NAMES
 
         return ACTION_NAMES
 
     def observation_pieces(self, rules, piece: type) -> tuple:
-        from ...encoding_classic import classic_pieces
+        from .observation import classic_pieces
 
         return classic_pieces(rules.num_players, max(rules.sides()) + 1, piece)
 
     def render_table(self, state, rules, game, names, viewer) -> str:
-        from ...envs.render_classic import classic_table
+        from .render import classic_table
 
         return classic_table(state, rules, game, names, viewer)
 
     @property
     def position(self):
-        from ...position import classic
+        from . import position as classic
 
         return classic
 

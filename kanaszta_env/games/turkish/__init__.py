@@ -57,23 +57,23 @@ class Turkish(Game):
         cfg[CC_SIDE_OF : CC_SIDE_OF + len(sides)] = sides
 
     def action_names(self, rules) -> tuple[str, ...]:
-        from ...actions_turkish import ACTION_NAMES
+        from .actions import ACTION_NAMES
 
         return ACTION_NAMES
 
     def observation_pieces(self, rules, piece: type) -> tuple:
-        from ...encoding_turkish import turkish_pieces
+        from .observation import turkish_pieces
 
         return turkish_pieces(piece)
 
     def render_table(self, state, rules, game, names, viewer) -> str:
-        from ...envs.render_turkish import turkish_table
+        from .render import turkish_table
 
         return turkish_table(state, rules, game, names, viewer)
 
     @property
     def position(self):
-        from ...position import turkish
+        from . import position as turkish
 
         return turkish
 

@@ -1,0 +1,1 @@
+"""Each game's own agents: its bots, determiniser, search and rollout policy."""

@@ -1,0 +1,1 @@
+"""Classic canasta's bots and search (presets ``pl``, ``sk``)."""

@@ -1,0 +1,1 @@
+"""Turkish kanasta's bots, search and compiled rollouts (preset ``tr``)."""

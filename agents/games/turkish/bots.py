@@ -1,0 +1,251 @@
+"""Rule-based bots of Turkish kanasta (preset ``tr``): greedy and heuristic.
+
+Both read only the observation (:func:`kanaszta_env.encoding.split`,
+:mod:`kanaszta_env.games.turkish.observation`) and the legal mask, and plan each decision
+afresh from what they see: the hand, and their pair's melds with the ones being
+built this turn.
+
+* Melds being built this turn are finished first, naturals before wilds.
+* A player who has opened lays off every natural that keeps a meld legal, and
+  starts every set or run of three naturals his hand holds.
+* A player who has not opened starts melds only when the wild-free sets and runs
+  in his hand meet his requirement (T9.1: 45 with a run, 90 from a pair total of
+  900), or when his pair owes a canasta opening and his hand holds seven of a kind.
+* :class:`TurkishGreedyBot` takes the pile whenever it holds two cards or more, lays every wild it can
+  and discards its most expensive loose card.
+* :class:`TurkishHeuristicBot` takes the pile when a pile card fits its melds or
+  hand, or when the pile is big; keeps wilds to complete canastas (or when few
+  cards are left); lays off on his partner's melds without opening (becoming a
+  layer-off, T10.2) only with few cards left and no opening in sight; discards
+  the card least likely to join a meld, and the more expensive of two such cards.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from kanaszta_env import Rules
+from kanaszta_env.cards import JOKER, NUM_TYPES
+from kanaszta_env.encoding import split
+from kanaszta_env.games.turkish.actions import (
+    ADD0,
+    DISCARD0,
+    DRAW,
+    NEW0,
+    NEW_TYPES,
+    NUM_ACTIONS,
+    TAKE_PILE,
+    WITHDRAW,
+)
+from kanaszta_env.games.turkish.observation import OPENING_SCALE
+from kanaszta_env.games.turkish.scoring import meld_status
+from kanaszta_env.variants.turkish import TURKISH
+
+from ...base import Agent
+
+_VALUE = np.array(TURKISH.card_value, dtype=np.float64)
+_RANK_TWO = 1
+_IS_WILD = np.array([t == JOKER or t // 4 == _RANK_TWO for t in range(NUM_TYPES)])
+_NEW_ACTION = {t: NEW0 + i for i, t in enumerate(NEW_TYPES)}
+_CANASTA = 7
+
+
+def _add(k: int, t: int) -> int:
+    return ADD0 + k * NUM_TYPES + t
+
+
+def hand_melds(hand: np.ndarray) -> list[list[int]]:
+    """Sets and runs of three or more naturals the hand ``hand`` (counts) holds, as card-type
+    lists: runs first (one suit, distinct consecutive ranks, the ace low or high, a 2 of the
+    suit in its own place), then sets of the naturals left (one rank other than 2)."""
+    left = hand.astype(np.int64).copy()
+    melds: list[list[int]] = []
+    for suit in range(4):
+        ranks = [r for r in range(13) if left[r * 4 + suit] > 0]
+        present = set(ranks) | ({13} if 0 in ranks else set())  # the ace high too
+        run: list[int] = []
+        for r in range(15):
+            if r in present and r != 14:
+                run.append(r)
+                continue
+            if len(run) >= 3 and not (0 in run and 13 in run):
+                cards = [(0 if x == 13 else x) * 4 + suit for x in run]
+                if all(left[t] > 0 for t in cards):
+                    for t in cards:
+                        left[t] -= 1
+                    melds.append(cards)
+            run = []
+    for rank in range(13):
+        if rank == _RANK_TWO:
+            continue
+        types = [rank * 4 + s for s in range(4) for _ in range(int(left[rank * 4 + s]))]
+        if len(types) >= 3:
+            melds.append(types)
+    return melds
+
+
+class TurkishBot(Agent):
+    """Common part of the Turkish bots: the pieces of a batch and the per-row plan."""
+
+    #: take the pile whenever it holds two cards or more
+    always_pile = True
+    #: lay a wild only to complete a canasta or with few cards left
+    save_wilds = False
+    #: become a layer-off when stuck with this many cards or fewer (0: never)
+    layoff_at = 0
+
+    def __init__(self, rules: Rules | None = None) -> None:
+        if rules is not None:
+            self.setup(rules)
+
+    def setup(self, rules: Rules) -> None:
+        if rules.game.name != "turkish":
+            raise ValueError(
+                f"{type(self).__name__} plays Turkish kanasta (variant 'tr'), not {rules.variant!r}"
+            )
+        super().setup(rules)
+
+    def act(self, obs: np.ndarray, mask: np.ndarray, slots: np.ndarray | None = None) -> np.ndarray:
+        mask = np.asarray(mask, dtype=np.bool_)
+        if mask.ndim != 2 or mask.shape[1] != NUM_ACTIONS:
+            raise ValueError(
+                f"{self.name} expects Turkish kanasta masks of {NUM_ACTIONS} actions, got {mask.shape}"
+            )
+        pieces = split(np.asarray(obs, dtype=np.float32), self.rules)
+        return np.array([self._choose(pieces, i, mask[i]) for i in range(mask.shape[0])], dtype=np.int64)
+
+    # --- one decision ---------------------------------------------------------------------------
+    def _choose(self, p: dict[str, np.ndarray], i: int, legal: np.ndarray) -> int:
+        phase = int(np.argmax(p["phase"][i]))
+        if phase == 0:
+            return TAKE_PILE if legal[TAKE_PILE] and (self._want_pile(p, i) or not legal[DRAW]) else DRAW
+        hand = np.rint(p["hand"][i] * 2).astype(np.int64)
+        if phase == 1:
+            action = self._meld_action(p, i, hand, legal)
+            if action is not None:
+                return action
+        discards = [t for t in range(NUM_TYPES) if legal[DISCARD0 + t]]
+        if discards:
+            return DISCARD0 + self._discard(p, i, hand, discards)
+        if legal[WITHDRAW]:
+            return WITHDRAW
+        return int(np.flatnonzero(legal)[0])
+
+    def _meld_action(
+        self, p: dict[str, np.ndarray], i: int, hand: np.ndarray, legal: np.ndarray
+    ) -> int | None:
+        own = np.rint(p["melds"][i, 0] * 2).astype(np.int64)
+        used = [k for k in range(own.shape[0]) if own[k].sum() > 0]
+        for k in used:  # finish what was begun this turn
+            if not meld_status(own[k]).legal:
+                return self._continue(own[k], k, hand, legal)
+        opened = p["opened"][i, 0] > 0.5
+        layoff = p["layoff"][i, 0] > 0.5
+        new_this_turn = any(
+            p["meld_changed"][i, 0, k] > 0.5 and p["meld_owner"][i, 0, k, 0] > 0.5 for k in used
+        )
+        few = hand.sum() <= 3
+        if opened or layoff or new_this_turn or self._may_lay_off_unopened(p, i, hand):
+            for k in used:
+                action = self._lay_off(own[k], k, hand, legal, few)
+                if action is not None:
+                    return action
+        if layoff:
+            return None
+        candidates = hand_melds(hand)
+        if not (opened or new_this_turn) and not self._opens(p, i, candidates, hand):
+            return None
+        for cards in sorted(candidates, key=len, reverse=True):
+            action = _NEW_ACTION.get(cards[0])
+            if action is not None and legal[action]:
+                return action
+        return None
+
+    def _continue(self, meld: np.ndarray, k: int, hand: np.ndarray, legal: np.ndarray) -> int:
+        """A card that brings the meld of slot ``k`` closer to legal: the natural that makes it
+        legal, else one that keeps it extendable, else a wild; else take it all back."""
+        best, best_score = None, -1.0
+        for t in range(NUM_TYPES):
+            if hand[t] == 0 or not legal[_add(k, t)]:
+                continue
+            meld[t] += 1
+            status = meld_status(meld)
+            meld[t] -= 1
+            score = 2.0 * status.legal + (0.0 if _IS_WILD[t] else 1.0)
+            if score > best_score:
+                best, best_score = _add(k, t), score
+        return best if best is not None else WITHDRAW
+
+    def _lay_off(
+        self, meld: np.ndarray, k: int, hand: np.ndarray, legal: np.ndarray, few: bool
+    ) -> int | None:
+        """A card from the hand that keeps the legal meld of slot ``k`` legal (a wild only when
+        allowed: it completes a canasta, or few cards are left, or the bot does not save wilds)."""
+        size = int(meld.sum())
+        for t in sorted(range(NUM_TYPES), key=lambda t: _IS_WILD[t]):
+            if hand[t] == 0 or not legal[_add(k, t)]:
+                continue
+            if _IS_WILD[t] and self.save_wilds and not few and size + 1 != _CANASTA:
+                continue
+            meld[t] += 1
+            ok = meld_status(meld).legal
+            meld[t] -= 1
+            if ok:
+                return _add(k, t)
+        return None
+
+    def _opens(self, p: dict[str, np.ndarray], i: int, candidates: list[list[int]], hand: np.ndarray) -> bool:
+        """Whether laying the wild-free ``candidates`` meets the player's opening requirement."""
+        if p["requirement"][i, 1] > 0.5:  # a forced canasta opening (T12.2)
+            return any(len(c) >= _CANASTA for c in candidates)
+        need = round(float(p["requirement"][i, 0]) * OPENING_SCALE)
+        value, run = 0, False
+        for cards in candidates:
+            status = meld_status(np.bincount(cards, minlength=NUM_TYPES))
+            value += status.value
+            run = run or status.run
+        return run and value >= need
+
+    def _may_lay_off_unopened(self, p: dict[str, np.ndarray], i: int, hand: np.ndarray) -> bool:
+        """Whether a player who has not opened becomes a layer-off now (T10.2)."""
+        partner_opened = p["opened"][i, 2] > 0.5
+        return self.layoff_at > 0 and partner_opened and hand.sum() <= self.layoff_at
+
+    def _want_pile(self, p: dict[str, np.ndarray], i: int) -> bool:
+        pile = np.rint(p["pile_contents"][i] * 2).astype(np.int64)
+        if self.always_pile:  # more cards, more melds (a single card: drawing is as good)
+            return pile.sum() >= 2
+        if pile.sum() >= 5:
+            return True
+        hand = np.rint(p["hand"][i] * 2).astype(np.int64)
+        return len(hand_melds(hand + pile)) > len(hand_melds(hand))
+
+    def _discard(self, p: dict[str, np.ndarray], i: int, hand: np.ndarray, options: list[int]) -> int:
+        """The card to discard: the least useful, the more expensive of equals."""
+        return max(options, key=lambda t: _VALUE[t] - 100.0 * self._keep(hand, t))
+
+    def _keep(self, hand: np.ndarray, t: int) -> float:
+        """How much the hand needs card ``t``: a wild, a card of a meld, a pair, a run neighbour."""
+        if _IS_WILD[t]:
+            return 3.0
+        rank, suit = divmod(t, 4)
+        same_rank = hand[rank * 4 : rank * 4 + 4].sum() - 1
+        neighbours = sum(
+            hand[((rank + d) % 13) * 4 + suit] > 0 for d in (-2, -1, 1, 2) if 0 <= rank + d <= 13
+        )
+        return min(same_rank, 2) + 0.75 * min(neighbours, 2)
+
+
+class TurkishGreedyBot(TurkishBot):
+    """Points now: the pile whenever possible, every meld and wild at once."""
+
+    name = "greedy"
+
+
+class TurkishHeuristicBot(TurkishBot):
+    """Pair play (see the module docstring)."""
+
+    name = "heuristic"
+    always_pile = False
+    save_wilds = True
+    layoff_at = 4

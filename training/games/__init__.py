@@ -1,0 +1,1 @@
+"""Each game's own training pieces (its shaping potential)."""

@@ -1,0 +1,1 @@
+"""Classic canasta's shaping potential."""
