@@ -30,7 +30,7 @@ from .core.config import (
     CFG_TARGET,
     MAX_SCHEDULE_STEPS,
 )
-from .games import Game, game_of_preset
+from .games import Game, all_games, game_of_preset
 from .variants import Variant
 
 EPISODES = ("hand", "game")
@@ -243,8 +243,6 @@ def _check_schedule(schedule: object, game: Game) -> tuple[tuple[int, int], ...]
 
 def _owner(key: str) -> str:
     """Which presets have the option ``key``."""
-    from .games import all_games
-
     owners = [g for g in all_games() if key in g.options]
     return "; ".join(f"a {g.title} key (variants {', '.join(g.presets)})" for g in owners) or "unknown"
 

@@ -16,6 +16,8 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from ..rules_classic import CC_SIDE_OF, CC_SIDES
+
 if TYPE_CHECKING:  # the layers above import the games, never the reverse at import time
     import numpy as np
 
@@ -111,8 +113,11 @@ class Game:
         return self.spec.sides(rules.num_players)
 
     def write_config(self, rules: Rules, cfg: np.ndarray) -> None:
-        """Fill the game's part of the kernels' config vector (after the shared ``CFG_*``)."""
-        raise NotImplementedError
+        """Fill the game's part of the kernels' config vector (after the shared ``CFG_*``):
+        by default the sides, which the side-aware parts of the engine read."""
+        sides = self.sides(rules)
+        cfg[CC_SIDES] = max(sides) + 1
+        cfg[CC_SIDE_OF : CC_SIDE_OF + len(sides)] = sides
 
     def preset_setting(self, rules: Rules, key: str, default: Any = None) -> Any:
         """A setting of the preset ``rules`` play (e.g. Díszített's ``heart_aces``)."""

@@ -33,9 +33,7 @@ class Classic(Game):
         return out
 
     def validate(self, rules) -> dict[str, Any]:
-        keys = RC.resolve_classic(
-            rules.variant, {k: getattr(rules, k) for k in self.options}, rules.num_players
-        )
+        keys = RC.resolve_classic(rules.variant, self._keys(rules), rules.num_players)
         if not 0 <= rules.opening_minimum <= 1000:
             raise ValueError(f"opening_minimum must be in 0..1000, got {rules.opening_minimum!r}")
         if rules.variant == "sk" and rules.opening_schedule is None:
@@ -47,11 +45,14 @@ class Classic(Game):
             raise ValueError(f"opening_schedule minimum {minimum} is not in 0..1000")
 
     def sides(self, rules) -> tuple[int, ...]:
-        return RC.side_of_seats(rules.num_players, {k: getattr(rules, k) for k in self.options})
+        return RC.side_of_seats(rules.num_players, self._keys(rules))
 
     def write_config(self, rules, cfg) -> None:
-        keys = {k: getattr(rules, k) for k in self.options}
-        RC.write_classic_config(cfg, rules.variant, keys, rules.num_players)
+        RC.write_classic_config(cfg, rules.variant, self._keys(rules), rules.num_players)
+
+    def _keys(self, rules) -> dict[str, Any]:
+        """The C0 keys of ``rules`` by name."""
+        return {k: getattr(rules, k) for k in self.options}
 
     def action_names(self, rules) -> tuple[str, ...]:
         from .actions import ACTION_NAMES

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...rules_classic import CC_SIDE_OF, CC_SIDES
 from ...variants import DISZITETT
 from ..base import Game
 
@@ -44,14 +43,6 @@ class Diszitett(Game):
     def check_schedule_minimum(self, minimum: int) -> None:
         if minimum not in OPENING_MINIMA:
             raise ValueError(f"opening_schedule minimum {minimum} is not one of {OPENING_MINIMA}")
-
-    def sides(self, rules) -> tuple[int, ...]:
-        return tuple(range(rules.num_players))
-
-    def write_config(self, rules, cfg) -> None:
-        # every player is a side of his own (read by the side-aware parts of the engine)
-        cfg[CC_SIDES] = rules.num_players
-        cfg[CC_SIDE_OF : CC_SIDE_OF + rules.num_players] = range(rules.num_players)
 
     def action_names(self, rules) -> tuple[str, ...]:
         from ...actions import ACTION_NAMES

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...rules_classic import CC_SIDE_OF, CC_SIDES
 from ...variants import TURKISH
 from ..base import Game
 
@@ -50,11 +49,6 @@ class Turkish(Game):
 
     def check_schedule_minimum(self, minimum: int) -> None:  # pragma: no cover - refused in defaults
         raise ValueError("Turkish kanasta's opening requirement is fixed by T9.1")
-
-    def write_config(self, rules, cfg) -> None:
-        sides = self.sides(rules)
-        cfg[CC_SIDES] = max(sides) + 1
-        cfg[CC_SIDE_OF : CC_SIDE_OF + len(sides)] = sides
 
     def action_names(self, rules) -> tuple[str, ...]:
         from .actions import ACTION_NAMES
