@@ -11,12 +11,12 @@ builds one from a name such as ``"search:samples=24"``.
 from __future__ import annotations
 
 from .base import Agent, BatchResult, PolicyAgent, play_batch
-from .greedy import GreedyBot
-from .heuristic import HeuristicBot
+from .games.diszitett.greedy import GreedyBot
+from .games.diszitett.heuristic import HeuristicBot
+from .games.diszitett.search import SearchBot
 from .numpy_policy import NumpyPolicy
 from .random_bot import RandomBot
 from .registry import make_agent
-from .search import SearchBot
 
 __all__ = [
     "Agent",

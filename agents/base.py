@@ -5,7 +5,7 @@ answers one question for a batch of decisions::
 
     actions = agent.act(obs, mask)      # (N, D) float32, (N, 200) bool -> (N,) int64
 
-``obs`` rows are the observations of :mod:`kanaszta_env.encoding` of the
+``obs`` rows are the observations of :mod:`kanaszta_env.games.diszitett.observation` of the
 deciding players and ``mask`` their legal actions; nothing else about the
 game reaches an agent. Agents that keep memory between decisions (per game
 and seat) receive ``slots``: one stable integer per row naming the (game,
@@ -18,7 +18,7 @@ the games then passes ``views=`` (the engine's
 as integer arrays) — :func:`play_batch` does, and so does the engine when such
 an agent sits in a seat of a :class:`~kanaszta_env.engine.GameBatch` or of the
 environments. Given only observations, such an agent decodes them
-(:func:`kanaszta_env.encoding.decode`, the exact inverse of the encoder).
+(:func:`kanaszta_env.games.diszitett.observation.decode`, the exact inverse of the encoder).
 
 :func:`play_batch` runs a batch of :class:`~kanaszta_env.engine.GameBatch`
 games with agents in given seats and returns the scores and, on request, the
@@ -33,8 +33,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from kanaszta_env import GameBatch, Rules
-from kanaszta_env.actions import ACTION_NAMES
-from kanaszta_env.encoding import View
+from kanaszta_env.games.diszitett.actions import ACTION_NAMES
+from kanaszta_env.games.diszitett.observation import View
 
 
 class Agent:

@@ -232,7 +232,7 @@ def _tournament(args: argparse.Namespace) -> int:
 def _play(args: argparse.Namespace) -> int:
     from kanaszta_env import position
 
-    from .human import play_human
+    from .games.diszitett.human import play_human
     from .registry import make_agent
 
     if not game_of_preset(args.variant).has("views"):  # the narrated terminal game reads seat views

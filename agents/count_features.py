@@ -31,9 +31,9 @@ import numpy as np
 from numba import njit
 
 from kanaszta_env import Rules
-from kanaszta_env.encoding import HAND_SIZE_SCALE, piece_offsets
-from kanaszta_env.games.classic.observation import HAND_SIZE_SCALE as CLASSIC_HAND_SIZE_SCALE
-from kanaszta_env.games.classic.observation import relative_sides
+from kanaszta_env.games.classic.observation import HAND_SIZE_SCALE as CLASSIC_HAND_SIZE_SCALE, relative_sides
+from kanaszta_env.games.diszitett.observation import HAND_SIZE_SCALE
+from kanaszta_env.observation import piece_offsets
 
 HAND_BUCKETS = 17  # hand sizes 0..15, then 16 or more
 CANASTA_BUCKETS = 4  # canastas 0, 1, 2, then 3 or more

@@ -1,6 +1,6 @@
 """A policy that sees a bot's choice beside the observation: residual learning over a bot.
 
-A network trained from scratch, or by imitating :class:`~agents.heuristic.HeuristicBot`,
+A network trained from scratch, or by imitating :class:`~agents.games.diszitett.heuristic.HeuristicBot`,
 starts well below the bot it imitates (the imitation agrees on about 83% of decisions and
 loses about 270 points per hand to the bot). A *hinted* policy takes the bot's choice as
 extra inputs: the observation is followed by a one-hot vector of the action the bot would
@@ -23,8 +23,8 @@ from pathlib import Path
 import numpy as np
 
 from kanaszta_env import Rules
-from kanaszta_env.actions import NUM_ACTIONS
-from kanaszta_env.encoding import View
+from kanaszta_env.games.diszitett.actions import NUM_ACTIONS
+from kanaszta_env.games.diszitett.observation import View
 
 from .base import Agent, check_actions
 from .numpy_policy import NumpyPolicy

@@ -27,7 +27,7 @@ from kanaszta_env import GameBatch, Rules
 from kanaszta_env.envs.render import render_table
 
 from .base import Agent
-from .human import HumanGame
+from .games.diszitett.human import HumanGame
 from .records import make_record
 from .registry import make_agent
 
@@ -53,7 +53,10 @@ def play_classic_human(
     """One hand of classic canasta or Turkish kanasta with a human in ``seat`` and ``others``
     (bots, in seat order, the human's partners included) in the other seats."""
     if rules.game.has("views"):
-        raise ValueError(f"{rules.game.title} is played with agents.human.play_human, not play_classic_human")
+        raise ValueError(
+            f"{rules.game.title} is played with agents.games.diszitett.human.play_human, "
+            "not play_classic_human"
+        )
     players = rules.num_players
     if len(others) != players - 1:
         raise ValueError(f"{players} players need {players - 1} other agents, got {len(others)}")

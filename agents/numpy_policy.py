@@ -29,7 +29,7 @@ from numba import njit
 from threadpoolctl import ThreadpoolController
 
 from kanaszta_env import Rules
-from kanaszta_env.encoding import observation_size
+from kanaszta_env.observation import observation_size
 
 from .base import Agent
 from .count_features import count_indices, count_layout

@@ -16,8 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from kanaszta_env import GameBatch, Rules
-from kanaszta_env import position as positions
+from kanaszta_env import GameBatch, Rules, position as positions
 
 FORMAT = "kanaszta-record/1"
 

@@ -14,12 +14,12 @@ from kanaszta_env.games import set_agent_factory
 from .base import Agent, PolicyAgent
 from .games.classic.bots import ClassicGreedyBot, ClassicHeuristicBot
 from .games.classic.search import ClassicSearchBot
+from .games.diszitett.greedy import GreedyBot
+from .games.diszitett.heuristic import DEFAULT_PARAMS, HeuristicBot
+from .games.diszitett.search import SearchBot
 from .games.turkish.bots import TurkishGreedyBot, TurkishHeuristicBot
-from .greedy import GreedyBot
-from .heuristic import DEFAULT_PARAMS, HeuristicBot
 from .hinted import load_policy_file
 from .random_bot import RandomBot
-from .search import SearchBot
 
 BOT_NAMES = ("random", "greedy", "heuristic", "search", "ppo")
 #: the policy ``make_agent("ppo")`` loads (a hinted one, :mod:`agents.hinted`): trained by

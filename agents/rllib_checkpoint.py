@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from kanaszta_env import Rules
-from kanaszta_env.encoding import observation_size
+from kanaszta_env.observation import observation_size
 
 from .base import Agent
 

@@ -2,7 +2,7 @@
 recorded game played back (``kanaszta replay``).
 
 Both tell the game a turn per line with the narration of the terminal game
-(:mod:`agents.narrate`, public information only) and show the table from a
+(:mod:`agents.games.diszitett.narrate`, public information only) and show the table from a
 spectator's seat (every hand open, :func:`kanaszta_env.envs.render.render_table`).
 ``watch`` pauses ``speed`` seconds after each turn; ``replay`` waits for Enter
 after each turn (``a`` runs to the end, ``q`` stops) unless a speed is given.
@@ -19,14 +19,14 @@ from typing import TextIO
 import numpy as np
 
 from kanaszta_env import GameBatch, Rules
-from kanaszta_env.actions import action_from_name
 from kanaszta_env.envs.render import render_table
+from kanaszta_env.games.diszitett.actions import action_from_name
 
 from .base import Agent
-from .explain import rules_text
-from .narrate import Narrator, snapshot, went_out
+from .games.diszitett.explain import rules_text
+from .games.diszitett.narrate import Narrator, snapshot, went_out
+from .games.diszitett.scoresheet import going_out_bonus, score_breakdown
 from .records import GameRecord, final_scores, make_record, start_game
-from .scoresheet import going_out_bonus, score_breakdown
 
 
 @dataclass

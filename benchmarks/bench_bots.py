@@ -51,7 +51,7 @@ def main() -> None:
 
     from agents.registry import make_agent
     from kanaszta_env import Rules
-    from kanaszta_env.encoding import split
+    from kanaszta_env.observation import split
 
     rules = Rules(variant=args.variant, num_players=args.players)
     obs, masks = collect(rules, args.games, args.seed)

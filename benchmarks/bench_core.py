@@ -33,7 +33,7 @@ def _playout(variant: str):
         from kanaszta_env import Rules
         from kanaszta_env.engine.kernels import kernels_for
 
-        return kernels_for(Rules(variant=variant).spec).compiled.random_playout
+        return kernels_for(Rules(variant=variant).spec).playout.random_playout
     return compiled("random_playout")
 
 

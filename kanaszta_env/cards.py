@@ -132,7 +132,7 @@ def cards_to_counts(cards: Iterable[str]) -> np.ndarray:
     return counts
 
 
-# --- the default game's tables, for Python code (the kernels read core/tables.py) ------
+# --- the default game's tables, for Python code (the kernels read games/diszitett/kernels/tables.py) ------
 # Imported last: the variant specs use the notation above.
 from kanaszta_env.variants.diszitett import DISZITETT as _DEFAULT  # noqa: E402  (absolute: one spec object)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from gymnasium import spaces
 
-from .encoding import observation_bounds, observation_size
+from .observation import observation_bounds, observation_size
 from .rules import Rules
 
 __all__ = ["ObservationSpace", "rules_of_space"]

@@ -2,7 +2,7 @@
 
 Both pages of classic canasta (presets ``pl`` and ``sk``) are built from the
 code — :mod:`kanaszta_env.games.classic.actions` and the declared observation layout
-(:func:`kanaszta_env.encoding.observation_spec` with classic rules) — so they
+(:func:`kanaszta_env.observation.observation_spec` with classic rules) — so they
 cannot drift from it: ``tests/test_classic_envs.py`` checks that the committed
 pages equal this output. Regenerate with::
 
@@ -15,8 +15,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from kanaszta_env.encoding import observation_size, spec_markdown
 from kanaszta_env.games.classic import actions as A
+from kanaszta_env.observation import observation_size, spec_markdown
 from kanaszta_env.rules import Rules
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -86,7 +86,7 @@ scaled and clipped as stated, so values lie in [0, 1] (scores in [-1, 1]).
 The layout depends on the number of seats `P` and of sides `S`. The table is
 for `pl` with 4 players ({size} slots); the sizes are: {sizes}.
 
-`kanaszta_env.encoding.split(obs, rules)` returns the pieces by name.
+`kanaszta_env.observation.split(obs, rules)` returns the pieces by name.
 
 ## Slots
 """

@@ -42,7 +42,13 @@ from kanaszta_env.cards import (
     counts_to_cards,
     parse_card,
 )
-from kanaszta_env.core.state import FREE_NAMES, PHASE_NAMES, PHASE_OVER, PICKUP_FREE, PICKUP_PILE
+from kanaszta_env.games.diszitett.kernels.state import (
+    FREE_NAMES,
+    PHASE_NAMES,
+    PHASE_OVER,
+    PICKUP_FREE,
+    PICKUP_PILE,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT_DIR = ROOT / "tests" / "playthroughs"

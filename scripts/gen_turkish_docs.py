@@ -2,7 +2,7 @@
 
 Both pages of Turkish kanasta (preset ``tr``) are built from the code —
 :mod:`kanaszta_env.games.turkish.actions` and the declared observation layout
-(:func:`kanaszta_env.encoding.observation_spec` with Turkish rules) — so they
+(:func:`kanaszta_env.observation.observation_spec` with Turkish rules) — so they
 cannot drift from it: ``tests/test_turkish_envs.py`` checks that the committed
 pages equal this output. Regenerate with::
 
@@ -18,8 +18,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # the page writer besi
 from gen_classic_docs import main as write_pages
 
 from kanaszta_env.cards import NUM_TYPES, TYPE_NAMES
-from kanaszta_env.encoding import observation_size, spec_markdown
 from kanaszta_env.games.turkish import actions as A
+from kanaszta_env.observation import observation_size, spec_markdown
 from kanaszta_env.rules import Rules
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -83,7 +83,7 @@ and what can be withdrawn. `tests/conformance/test_envs.py` re-deals every hidde
 card (the other hands' unknown cards, the stock, the Fis nobody has taken) and
 checks that the observation stays the same.
 
-`kanaszta_env.encoding.split(obs, rules)` returns the pieces by name.
+`kanaszta_env.observation.split(obs, rules)` returns the pieces by name.
 
 ## Slots
 """

@@ -21,12 +21,12 @@ from typing import Any
 
 import numpy as np
 
-from kanaszta_env.actions import ACTION_NAMES
 from kanaszta_env.cards import GROUP_NAMES, TYPE_NAMES, WILD_NAMES
+from kanaszta_env.games.diszitett.actions import ACTION_NAMES
 
 Position = dict[str, Any]
 
-# --- layout of the State arrays (kanaszta_env/core/state.py), read by position_of only
+# --- layout of the State arrays (kanaszta_env/games/diszitett/kernels/state.py), read by position_of only
 PHASES = ("cut", "draw", "meld", "discard", "pickup", "over")
 FREE_PICKUP = ("waiting", "now", "used", "gone")
 GROUP_SLOT_CARDS = [
@@ -131,7 +131,7 @@ def _counter(row: np.ndarray) -> Counter:
 
 def position_of(state: Any, b: int) -> Position:
     """Game ``b`` of a batch ``State`` as plain Python, from the player to move's view
-    plus the public table. Only reads the arrays (layout: core/state.py)."""
+    plus the public table. Only reads the arrays (layout: games/diszitett/kernels/state.py)."""
     p = int(state.to_move[b])
     pile_len = int(state.pile_len[b])
     lifted = int(state.lifted[b])

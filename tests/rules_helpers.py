@@ -20,8 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from kanaszta_env import action_from_name
-from kanaszta_env import position as pos
+from kanaszta_env import action_from_name, position as pos
 from kanaszta_env.cards import TYPE_COPIES, TYPE_NAMES
 from kanaszta_env.engine import GameBatch, StepResult
 

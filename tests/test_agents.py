@@ -15,15 +15,16 @@ from rules_helpers import load, position, seat
 
 from agents import GreedyBot, RandomBot, make_agent, play_batch
 from agents.base import Agent, check_actions
-from agents.determinise import determinise
-from agents.heuristic import HeuristicBot
-from agents.search import SearchBot
+from agents.games.diszitett.determinise import determinise
+from agents.games.diszitett.heuristic import HeuristicBot
+from agents.games.diszitett.search import SearchBot
 from kanaszta_env import GameBatch, Rules
-from kanaszta_env.actions import ACTION_NAMES, action_from_name
 from kanaszta_env.cards import IS_RED_THREE, NUM_TYPES, WILD_TYPES
-from kanaszta_env.core.state import PHASE_DISCARD, PHASE_DRAW, copy_state, new_state
-from kanaszta_env.encoding import decode, encode
-from kanaszta_env.invariants import conservation_errors
+from kanaszta_env.engine.states import copy_state
+from kanaszta_env.games.diszitett.actions import ACTION_NAMES, action_from_name
+from kanaszta_env.games.diszitett.invariants import conservation_errors
+from kanaszta_env.games.diszitett.kernels.state import PHASE_DISCARD, PHASE_DRAW, new_state
+from kanaszta_env.games.diszitett.observation import decode, encode
 
 SMALL_SEARCH = {"samples": 2, "horizon": 1, "max_discards": 2}
 

@@ -21,9 +21,9 @@ from classic_helpers import reach_question
 from pettingzoo.test import api_test, seed_test
 
 from kanaszta_env import GameBatch, Rules
-from kanaszta_env.encoding import observation_size, split
 from kanaszta_env.envs import KanasztaGymEnv, env
 from kanaszta_env.games.classic.actions import ACTION_NAMES, KIND_NAMES, action_from_name
+from kanaszta_env.observation import observation_size, split
 
 ROOT = Path(__file__).resolve().parents[1]
 

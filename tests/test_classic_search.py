@@ -12,11 +12,10 @@ from agents.base import play_batch
 from agents.games.classic.determinise import determinise
 from agents.games.classic.search import ClassicSearchBot
 from agents.registry import make_agent
-from kanaszta_env import GameBatch, Rules
-from kanaszta_env import position as positions
-from kanaszta_env.encoding import piece_offsets, split
+from kanaszta_env import GameBatch, Rules, position as positions
 from kanaszta_env.games.classic.actions import WITHDRAW
 from kanaszta_env.games.classic.scoring import side_score, standings
+from kanaszta_env.observation import piece_offsets, split
 
 CONFIGS = [("pl", 2), ("pl", 3), ("pl", 4), ("sk", 2), ("sk", 3), ("sk", 4), ("sk", 5), ("sk", 6)]
 

@@ -17,14 +17,14 @@ from stable_baselines3.common.vec_env import VecEnvWrapper
 from agents.base import play_batch
 from agents.random_bot import RandomBot
 from kanaszta_env import GameBatch, Rules
-from kanaszta_env.encoding import observation_size, split
 from kanaszta_env.envs import KanasztaVecEnv
 from kanaszta_env.games.classic.observation import relative_sides
+from kanaszta_env.observation import observation_size, split
 from kanaszta_env.spaces import ObservationSpace
 from training.cli import main as cli_main
 from training.features import CountFeatures
 from training.games.classic.shaping import ClassicScoreEstimate
-from training.shaping import ShapedReward
+from training.games.diszitett.shaping import ShapedReward
 
 TINY = [
     "--variant", "pl", "--num-players", "4",

@@ -14,8 +14,8 @@ import pytest
 
 import kanaszta_env
 from kanaszta_env import GameBatch, IllegalActionError, Rules, env
-from kanaszta_env.encoding import split
 from kanaszta_env.envs import KanasztaGymEnv
+from kanaszta_env.observation import split
 
 
 def test_sb3_make_vec_env_and_maskable_ppo_from_the_id() -> None:
@@ -68,7 +68,7 @@ def test_render_modes(mode: str) -> None:
 
 def test_opponents_by_name_are_built_with_the_envs_rules() -> None:
     pytest.importorskip("stable_baselines3")
-    from agents.heuristic import HeuristicBot
+    from agents.games.diszitett.heuristic import HeuristicBot
     from kanaszta_env.envs.vec_env import KanasztaVecEnv
 
     e = gym.make("Kanaszta-v0", opponents="heuristic", num_players=3)

@@ -10,13 +10,14 @@ import pytest
 from test_observation import _mask, reachable_states, redeal
 
 from agents.base import play_batch
-from agents.heuristic import HeuristicBot
+from agents.games.diszitett.heuristic import HeuristicBot
 from agents.hinted import HINT_SIZE, HintedPolicy, hint_inputs, load_policy_file
 from agents.numpy_policy import NumpyPolicy
 from agents.random_bot import RandomBot
 from agents.registry import make_agent
 from kanaszta_env import GameBatch, Rules
-from kanaszta_env.encoding import encode, observation_size
+from kanaszta_env.games.diszitett.observation import encode
+from kanaszta_env.observation import observation_size
 from kanaszta_env.spaces import ObservationSpace, rules_of_space
 
 

@@ -12,10 +12,9 @@ from collections.abc import Iterator
 import pytest
 
 from agents import GreedyBot
-from agents.human import play_human
+from agents.games.diszitett.human import play_human
 from agents.records import replay
-from kanaszta_env import Rules
-from kanaszta_env import position as positions
+from kanaszta_env import Rules, position as positions
 
 
 class Script(io.TextIOBase):

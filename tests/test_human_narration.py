@@ -16,8 +16,8 @@ import pytest
 from test_human import Script
 
 from agents import GreedyBot
-from agents.human import play_human
-from agents.narrate import snapshot
+from agents.games.diszitett.human import play_human
+from agents.games.diszitett.narrate import snapshot
 from agents.records import start_game
 from kanaszta_env import Rules, action_from_name
 from kanaszta_env.cli import main

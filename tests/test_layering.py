@@ -1,16 +1,19 @@
-"""The layering ``core → engine → envs / agents → training``, checked on the imports.
+"""The layering ``core → games/<game>/kernels → engine → envs / agents → training``,
+checked on the imports.
 
-* ``kanaszta_env.core`` (the rules kernels) imports nothing above it;
+* ``kanaszta_env.core`` (what every rule set shares) imports no game and nothing above it;
+* the engine imports no game: it steps whatever rule set the variant binds;
+* a game's folder imports no other game's folder;
 * nothing outside the rules package (``envs``, ``agents``, ``training``, the
-  benchmarks) imports ``kanaszta_env.core``: the engine's public API and its
-  compiled API (``kanaszta_env.engine.compiled``) are the way in;
+  benchmarks) imports ``kanaszta_env.core`` or a game's kernels: the engine's public API
+  and a game's compiled API (e.g. ``kanaszta_env.games.diszitett.compiled``) are the way in;
 * no layer imports a layer above it at module level (``webapp``, the browser app,
   sits beside ``agents`` and uses it);
 * the rules package never imports Ray (the optional ``ray`` extra: only
   ``training.rllib`` and ``agents.rllib_checkpoint`` use it, see ``tests/test_rllib.py``);
 * imports by string (``importlib.import_module("…")``) count as imports; one whose
-  name is computed is allowed only where the kernels are bound (``engine/kernels.py``)
-  and in the listed reach-ins into a kernel copy that still await a compiled API;
+  name is computed is allowed only where the kernels are bound (``engine/kernels.py``,
+  ``core/ruleset.py``) and in the listed tables of providers;
 * no code outside a game's own files branches on which game or preset it is: it asks
   the game (``rules.game``: its hooks, capabilities and data).
 """
@@ -24,23 +27,42 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
+GAMES = sorted(d.name for d in (ROOT / "kanaszta_env" / "games").iterdir() if (d / "__init__.py").exists())
+GAME_FOLDERS = tuple(f"kanaszta_env.games.{g}" for g in GAMES)
+GAME_KERNELS = tuple(f"kanaszta_env.games.{g}.kernels" for g in GAMES)
+
 #: package folder -> top-level modules it must not import (absolute dotted prefixes)
 FORBIDDEN = {
-    "kanaszta_env/core": ("kanaszta_env.engine", "kanaszta_env.envs", "agents", "training", "webapp", "ray"),
-    "kanaszta_env/engine": ("kanaszta_env.envs", "agents", "training", "webapp", "ray"),
+    "kanaszta_env/core": (
+        "kanaszta_env.engine",
+        "kanaszta_env.envs",
+        *GAME_FOLDERS,
+        "agents",
+        "training",
+        "webapp",
+        "ray",
+    ),
+    "kanaszta_env/engine": ("kanaszta_env.envs", *GAME_FOLDERS, "agents", "training", "webapp", "ray"),
     # the position package sits beside the engine
     "kanaszta_env/position": ("kanaszta_env.envs", "agents", "training", "webapp", "ray"),
-    "kanaszta_env/envs": ("kanaszta_env.core", "training", "webapp", "ray"),
+    "kanaszta_env/envs": ("kanaszta_env.core", *GAME_KERNELS, "training", "webapp", "ray"),
     "agents": (
         "kanaszta_env.core",
+        *GAME_KERNELS,
         "kanaszta_env.envs.gym_env",
         "kanaszta_env.envs.aec",
         "training",
         "webapp",
     ),
-    "training": ("kanaszta_env.core", "webapp"),
-    "webapp": ("kanaszta_env.core", "kanaszta_env.envs.gym_env", "kanaszta_env.envs.aec", "training"),
-    "benchmarks": ("kanaszta_env.core",),
+    "training": ("kanaszta_env.core", *GAME_KERNELS, "webapp"),
+    "webapp": (
+        "kanaszta_env.core",
+        *GAME_KERNELS,
+        "kanaszta_env.envs.gym_env",
+        "kanaszta_env.envs.aec",
+        "training",
+    ),
+    "benchmarks": ("kanaszta_env.core", *GAME_KERNELS),
 }
 
 
@@ -103,10 +125,24 @@ def test_no_layer_imports_past_its_neighbours(folder: str) -> None:
     assert violations(folder, FORBIDDEN[folder]) == []
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_a_game_imports_no_other_game(game: str) -> None:
+    others = tuple(f for f in GAME_FOLDERS if not f.endswith(f".{game}"))
+    found = [
+        hit
+        for layer in ("kanaszta_env", "agents", "training")
+        for hit in violations(f"{layer}/games/{game}", others)
+    ]
+    assert found == []
+
+
 def test_the_check_sees_relative_and_absolute_imports(tmp_path: Path) -> None:
     """The checker itself: both spellings of a core import are caught."""
     sample = ROOT / "kanaszta_env" / "envs" / "_layering_sample.py"
-    sample.write_text("from ..core.state import State\nimport kanaszta_env.core.legal\n", encoding="utf-8")
+    sample.write_text(
+        "from ..core.state import State\nimport kanaszta_env.games.diszitett.kernels.legal\n",
+        encoding="utf-8",
+    )
     try:
         found = violations("kanaszta_env/envs", ("kanaszta_env.core",))
     finally:

@@ -14,7 +14,7 @@ from stable_baselines3.common.callbacks import BaseCallback
 
 from agents.numpy_policy import NumpyPolicy
 from kanaszta_env import Rules
-from kanaszta_env.encoding import observation_size
+from kanaszta_env.observation import observation_size
 from training.config import TrainConfig, parse_weights
 from training.lean_ppo import MASKED, LeanMaskablePPO, legal_probs, sample
 from training.opponents import OpponentPool

@@ -40,8 +40,8 @@ from checker import (
 )
 
 from kanaszta_env import position
-from kanaszta_env.actions import ACTION_NAMES
 from kanaszta_env.engine import GameBatch
+from kanaszta_env.games.diszitett.actions import ACTION_NAMES
 from kanaszta_env.rules import Rules
 
 LONG = os.environ.get("KANASZTA_LONG_TESTS") == "1"
@@ -308,7 +308,7 @@ def test_checker_is_independent_of_the_rules_core() -> None:
         "typing",
         "numpy",
         "kanaszta_env.cards",
-        "kanaszta_env.actions",
+        "kanaszta_env.games.diszitett.actions",
     }
 
 

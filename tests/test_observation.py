@@ -1,11 +1,11 @@
 """The observation encoding: layout, values, bounds, and that it leaks nothing.
 
-The compiled encoder (``core/observe.py``) is checked piece by piece against
+The compiled encoder (``games/diszitett/kernels/observe.py``) is checked piece by piece against
 plain-numpy reference computations from the state, on reachable positions of
 random play; ``docs/observation.md`` is checked against its generator; and the
 information-leak test re-deals every card the observer cannot know (the
 unknown part of the stock and of the other hands) and asserts that his
-observation, his structured view (``core/view.py``, which the observation
+observation, his structured view (``games/diszitett/kernels/view.py``, which the observation
 encodes) and his legal mask do not move while another player's would.
 """
 
@@ -26,11 +26,14 @@ from kanaszta_env.cards import (
     TYPE_COPIES,
     TYPE_GROUP,
 )
-from kanaszta_env.core.legal import legal_mask, opening_minimum
-from kanaszta_env.core.melds import canasta_kind
-from kanaszta_env.core.state import PHASE_CUT, PHASE_OVER, State, copy_state, select
-from kanaszta_env.core.view import View, fill_views, new_views
-from kanaszta_env.encoding import encode, observation_bounds, observation_size, observation_spec, split
+from kanaszta_env.core.common import opening_minimum
+from kanaszta_env.engine.states import copy_state, select
+from kanaszta_env.games.diszitett.kernels.legal import legal_mask
+from kanaszta_env.games.diszitett.kernels.melds import canasta_kind
+from kanaszta_env.games.diszitett.kernels.state import PHASE_CUT, PHASE_OVER, State
+from kanaszta_env.games.diszitett.kernels.view import View, fill_views, new_views
+from kanaszta_env.games.diszitett.observation import encode
+from kanaszta_env.observation import observation_bounds, observation_size, observation_spec, split
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -295,7 +298,7 @@ def test_observation_and_mask_ignore_hidden_cards(fixture: str, request: pytest.
 
 def test_redeal_keeps_the_deck() -> None:
     """The re-deal itself is sound: card counts per type are unchanged."""
-    from kanaszta_env.invariants import card_counts
+    from kanaszta_env.games.diszitett.invariants import card_counts
 
     rng = np.random.default_rng(0)
     for s in reachable_states(Rules(max_turns=30), seed=3, games=4, steps=120, every=17):

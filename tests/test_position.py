@@ -13,14 +13,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
-from kanaszta_env import actions as A
 from kanaszta_env import position
 from kanaszta_env.cards import TYPE_COPIES, TYPE_NAMES
-from kanaszta_env.core.state import PHASE_NAMES
 from kanaszta_env.engine import GameBatch
+from kanaszta_env.games.diszitett import actions as A
+from kanaszta_env.games.diszitett.kernels.state import PHASE_NAMES
 from kanaszta_env.position import canonical, dump, load
 from kanaszta_env.rules import Rules
 

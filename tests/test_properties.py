@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from kanaszta_env import NUM_ACTIONS, GameBatch, IllegalActionError, Rules, action_from_name
-from kanaszta_env.core.state import PHASE_OVER, State
-from kanaszta_env.engine.compiled import sample_uniform
-from kanaszta_env.invariants import conservation_errors
+from kanaszta_env.games.diszitett.compiled import sample_uniform
+from kanaszta_env.games.diszitett.invariants import conservation_errors
+from kanaszta_env.games.diszitett.kernels.state import PHASE_OVER, State
 
 rules_strategy = st.builds(
     Rules,

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from kanaszta_env import GameBatch, IllegalActionError, Rules
-from kanaszta_env.actions import MELD0, NUM_ACTIONS
-from kanaszta_env.core.state import copy_state
+from kanaszta_env.engine.states import copy_state
 from kanaszta_env.envs.rank_melds import NUM_RANK_MELDS, RANK_MELD0, extend_mask, next_atoms
+from kanaszta_env.games.diszitett.actions import MELD0, NUM_ACTIONS
 
 pytest.importorskip("stable_baselines3")
 from kanaszta_env.envs.vec_env import KanasztaVecEnv

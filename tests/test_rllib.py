@@ -162,8 +162,7 @@ def test_rllib_options_come_from_the_toml_table_and_flags(tmp_path: Path) -> Non
     import argparse
 
     from training.config import add_arguments, parse_config
-    from training.rllib.options import add_arguments as add_rllib_arguments
-    from training.rllib.options import parse_options
+    from training.rllib.options import add_arguments as add_rllib_arguments, parse_options
 
     path = tmp_path / "run.toml"
     path.write_text("num_envs = 32\n[rllib]\nnum_env_runners = 3\naddress = 'auto'\n", encoding="utf-8")

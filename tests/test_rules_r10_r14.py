@@ -23,8 +23,7 @@ from rules_helpers import (
     seat,
 )
 
-from kanaszta_env import GameBatch
-from kanaszta_env import position as pos
+from kanaszta_env import GameBatch, position as pos
 
 VARIANTS = ("2003-02", "2003-01")
 QUEENS = ["QS", "QH", "QD"]

@@ -32,8 +32,8 @@ from webapp.browser import (
     headless_chromium,
     play_one_move,
     running_server,
+    wait_for as wait,
 )
-from webapp.browser import wait_for as wait
 
 SEED = 3  # a deal where the person holds three naturals of a rank to meld after a draw
 

@@ -22,12 +22,12 @@ MAX_FUNCTION_LINES = 80
 #: numba kernels kept in one body for speed. Entries are "path" (a module) or
 #: "path::qualified.name" (a function), each with the reason.
 KERNELS: dict[str, str] = {
-    "kanaszta_env/core/game.py::apply_action": (
+    "kanaszta_env/games/diszitett/kernels/game.py::apply_action": (
         "inlined (inline='always') into the batch kernels: making apply_action and legal_row ordinary "
         "calls cut core random play to 0.59-0.67x (bench_core.py --against HEAD, 9 runs each, medians), "
         "each call passing the 41-array state tuple"
     ),
-    "kanaszta_env/core/legal.py::_pickup_row": (
+    "kanaszta_env/games/diszitett/kernels/legal.py::_pickup_row": (
         "legal-mask kernel of R8.3 step 2: one body applies, tests (obligation_feasible) and undoes each "
         "candidate meld in place; split, every helper would take its 12 arrays and scalars per call"
     ),
@@ -36,11 +36,11 @@ KERNELS: dict[str, str] = {
         "hand in place and undoes it (the speed work took pl/sk random play from ~130k to "
         "~970k decisions/s partly by not passing the 36-array state tuple to helpers per candidate)"
     ),
-    "agents/plan.py::_plan": (
+    "agents/games/diszitett/plan.py::_plan": (
         "the meld planner's single compiled body, run at each bot decision and search step: its seven "
         "steps share the per-group work arrays and running wild counts; split, they would pass them per call"
     ),
-    "agents/determinise.py::determinise": (
+    "agents/games/diszitett/determinise.py::determinise": (
         "one compiled body writing every array of game b of the state; split, each helper would pass the "
         "41-array state tuple (numba increfs each array per call) once per search sample"
     ),

@@ -20,17 +20,18 @@ from agents.base import play_batch
 from agents.random_bot import RandomBot
 from agents.registry import make_agent
 from kanaszta_env import GameBatch, Rules
-from kanaszta_env.core.state import END_OUT
-from kanaszta_env.encoding import encode, observation_size
 from kanaszta_env.envs import KanasztaVecEnv
+from kanaszta_env.games.diszitett.kernels.state import END_OUT
+from kanaszta_env.games.diszitett.observation import encode
+from kanaszta_env.observation import observation_size
 from kanaszta_env.spaces import ObservationSpace
 from training.cli import main as cli_main
 from training.config import TrainConfig, parse_config, parse_weights
 from training.features import CountFeatures
+from training.games.diszitett.shaping import ScoreEstimate, ShapedReward
 from training.imitation import collect, fit, student_of
 from training.opponents import OpponentPool, SlotOpponent
 from training.policy import PPOAgent
-from training.shaping import ScoreEstimate, ShapedReward
 from training.train import build_env, build_model
 
 TINY = [

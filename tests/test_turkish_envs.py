@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 
 from kanaszta_env import GameBatch, Rules
-from kanaszta_env.encoding import observation_size, split
 from kanaszta_env.envs import env
 from kanaszta_env.games.turkish.actions import ACTION_NAMES, NUM_ACTIONS
+from kanaszta_env.observation import observation_size, split
 
 
 def _played(seed: int, steps: int, batch: int = 16) -> GameBatch:

@@ -12,8 +12,8 @@ from agents.games.turkish.determinise import determinise
 from agents.games.turkish.search import TurkishSearchBot
 from agents.registry import make_agent
 from kanaszta_env import GameBatch, Rules
-from kanaszta_env.encoding import split
 from kanaszta_env.engine.kernels import kernels_for
+from kanaszta_env.observation import split
 
 RULES = Rules(variant="tr")
 K = 3

@@ -11,8 +11,8 @@ import pytest
 
 from kanaszta_env import GameBatch, Rules
 from kanaszta_env.cards import JOKER, NUM_TYPES, card_type
-from kanaszta_env.core.state import State as DefaultState
 from kanaszta_env.engine import kernels_for
+from kanaszta_env.games.diszitett.kernels.state import State as DefaultState
 from kanaszta_env.variants import DEFAULT_VARIANT, DISZITETT, Variant, get_variant, register_variant
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -116,7 +116,7 @@ def test_kernels_are_compiled_per_variant_with_its_tables():
 
 
 def test_kernel_sources_write_no_diszitett_numbers_for_variant_facts():
-    """The facts a variant changes are named constants from core/tables.py,
+    """The facts a variant changes are named constants from games/diszitett/kernels/tables.py,
     not literals: no deck size, deal size, canasta size or score in the code."""
     import re
 

@@ -1,8 +1,8 @@
-"""The structured view of a seat (``core/view.py``) and the observation that encodes it.
+"""The structured view of a seat (``games/diszitett/kernels/view.py``) and the observation that encodes it.
 
 * the float observation is an encoding of the view: encoding the engine's
   views gives the engine's observations bit for bit, and decoding an
-  observation (:func:`kanaszta_env.encoding.decode`) gives the view back
+  observation (:func:`kanaszta_env.games.diszitett.observation.decode`) gives the view back
   exactly, for every seat in every phase, with 2 to 4 players and game
   episodes;
 * the view clips exactly what the observation clips (hand sizes, twins,
@@ -24,17 +24,20 @@ from gymnasium import spaces
 
 from agents import GreedyBot, HeuristicBot
 from kanaszta_env import GameBatch, Rules
-from kanaszta_env.core.state import PHASE_MELD, State, select
-from kanaszta_env.core.view import I_MOVER, I_PHASE, I_PICKUP_FROM_HAND, View, fill_views, new_views
-from kanaszta_env.encoding import (
-    ObservationSpace,
-    decode,
-    encode,
-    encode_view_batch,
-    observation_size,
-    rules_of_space,
-)
+from kanaszta_env.engine.states import select
 from kanaszta_env.envs import KanasztaGymEnv, KanasztaVecEnv, env
+from kanaszta_env.games.diszitett.kernels.state import PHASE_MELD, State
+from kanaszta_env.games.diszitett.kernels.view import (
+    I_MOVER,
+    I_PHASE,
+    I_PICKUP_FROM_HAND,
+    View,
+    fill_views,
+    new_views,
+)
+from kanaszta_env.games.diszitett.observation import decode, encode, encode_view_batch
+from kanaszta_env.observation import observation_size
+from kanaszta_env.spaces import ObservationSpace, rules_of_space
 
 
 def assert_views_equal(a: View, b: View, what: str = "") -> None:

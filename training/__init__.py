@@ -5,7 +5,7 @@
 * :mod:`training.lean_ppo` — MaskablePPO with lean collection and update loops (the default),
   optionally overlapping the update with the next collection;
 * :mod:`training.opponents` — the opponent pool (bots and learner snapshots);
-* :mod:`training.shaping` — potential-based reward shaping;
+* :mod:`training.games.diszitett.shaping` — potential-based reward shaping;
 * :mod:`training.policy` — :func:`load_policy`: a checkpoint as an agent (and its NumPy export);
 * :mod:`training.evaluate` — matches, reports and ``kanaszta eval``;
 * :mod:`training.rllib` — the same training on Ray RLlib (``kanaszta train --backend rllib``,

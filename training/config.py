@@ -75,7 +75,7 @@ class TrainConfig:
     reward_scale: float = 1e-3
     """the hand-end reward is the hand-score difference times this"""
     shaping: float = 1.0
-    """weight of the potential-based shaping (0: hand-end reward only); see training.shaping"""
+    """weight of the potential-based shaping (0: hand-end reward only); see training/games/*/shaping.py"""
     shaping_hand_weight: float = 0.5
     """weight of the hand cards' (negative) value in the shaping potential"""
     shaping_canasta: float = 0.0

@@ -30,8 +30,8 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvS
 from agents.base import Agent
 from agents.registry import BOT_NAMES, make_agent
 from kanaszta_env import Rules
-from kanaszta_env.encoding import View
 from kanaszta_env.envs import KanasztaVecEnv
+from kanaszta_env.games.diszitett.observation import View
 
 TRAIN_SEED_OFFSET = 2**48
 SLOT_SEED_STRIDE = 2**40

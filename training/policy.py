@@ -20,7 +20,7 @@ from agents.base import Agent
 from agents.hinted import HINT_SIZE, with_hint
 from agents.numpy_policy import NumpyPolicy
 from kanaszta_env import Rules
-from kanaszta_env.encoding import observation_size
+from kanaszta_env.observation import observation_size
 
 
 class PPOAgent(Agent):

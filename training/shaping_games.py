@@ -14,7 +14,7 @@ from kanaszta_env import Rules
 
 
 def _diszitett(rules: Rules, config: Any) -> Any:
-    from .shaping import ScoreEstimate
+    from .games.diszitett.shaping import ScoreEstimate
 
     return ScoreEstimate(
         rules,

@@ -40,12 +40,12 @@ from agents.hinted import load_policy_file
 from .config import TrainConfig, bot_list, parse_weights, save_config
 from .evaluate import evaluate_against_bots, plot_learning_curve, write_report
 from .features import CountFeatures
+from .games.diszitett.shaping import ShapedReward
 from .hinted_env import HintedVecEnv
 from .imitation import collect, fit, student_of
 from .lean_ppo import LeanMaskablePPO
 from .opponents import OpponentPool, PoolVecEnv, make_bot
 from .policy import PPOAgent, frozen_actor
-from .shaping import ShapedReward
 from .shaping_games import POTENTIALS
 
 

@@ -6,7 +6,7 @@ moves arrive as action names; a request may carry several (melding the cards
 selected in one gesture is a sequence of atomic actions). The sequence is
 tried on a copy of the game first: every action must be legal, in the
 person's own turn and the same hand, or nothing is played and the error names
-the first one that is not and why (:func:`agents.explain.why_illegal`).
+the first one that is not and why (:func:`agents.games.diszitett.explain.why_illegal`).
 """
 
 from __future__ import annotations
@@ -18,10 +18,10 @@ from typing import Any
 import numpy as np
 
 from agents.base import Agent
-from agents.explain import suggest, why_illegal
+from agents.games.diszitett.explain import suggest, why_illegal
 from agents.records import GameRecord, final_scores, make_record
 from kanaszta_env import GameBatch, Rules
-from kanaszta_env.actions import ACTION_NAMES, action_from_name
+from kanaszta_env.games.diszitett.actions import ACTION_NAMES, action_from_name
 
 from .progress import Progress
 from .table import legal_json, table_json

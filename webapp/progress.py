@@ -19,10 +19,10 @@ from typing import Any
 
 import numpy as np
 
-from agents.narrate import Narrator, snapshot, went_out
-from agents.scoresheet import going_out_bonus, score_items
+from agents.games.diszitett.narrate import Narrator, snapshot, went_out
+from agents.games.diszitett.scoresheet import going_out_bonus, score_items
 from kanaszta_env import GameBatch
-from kanaszta_env.engine.compiled import State
+from kanaszta_env.games.diszitett.compiled import State
 
 from .table import card_sort_key, table_json
 

@@ -19,9 +19,8 @@ from typing import Any
 
 import numpy as np
 
-from agents.explain import turn_status
+from agents.games.diszitett.explain import turn_status
 from kanaszta_env import GameBatch
-from kanaszta_env import actions as A
 from kanaszta_env.cards import (
     GROUP_NAMES,
     GROUP_SLOTS,
@@ -31,8 +30,15 @@ from kanaszta_env.cards import (
     WILD_NAMES,
     counts_to_cards,
 )
-from kanaszta_env.engine.compiled import CANASTA_NAMES, FREE_NAMES, PHASE_NAMES, PHASE_OVER, canasta_kind
-from kanaszta_env.envs.render import FREEZING
+from kanaszta_env.games.diszitett import actions as A
+from kanaszta_env.games.diszitett.compiled import (
+    CANASTA_NAMES,
+    FREE_NAMES,
+    PHASE_NAMES,
+    PHASE_OVER,
+    canasta_kind,
+)
+from kanaszta_env.games.diszitett.render import FREEZING
 
 #: display order of ranks in a sorted hand: aces, then K down to 4, black threes, wilds
 _RANK_ORDER = {r: i for i, r in enumerate(("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"))}

@@ -24,8 +24,8 @@ import numpy as np
 from agents.base import Agent
 from agents.records import GameRecord, make_record, rules_from_dict, start_game
 from kanaszta_env import GameBatch
-from kanaszta_env.actions import ACTION_NAMES, action_from_name
-from kanaszta_env.engine.compiled import State
+from kanaszta_env.games.diszitett.actions import ACTION_NAMES, action_from_name
+from kanaszta_env.games.diszitett.compiled import State
 
 from .play import ActionError, rules_json
 from .progress import Progress

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from importlib import import_module
 
-from .tables import VARIANT
+from kanaszta_env.variants import variant_of_module  # absolute: the one registry, from every copy
 
+VARIANT = variant_of_module(__name__)
 _ENTRY = import_module(f"{__name__.split('.')[0]}.{VARIANT.rule_set}")
 
 NUM_ACTIONS = _ENTRY.NUM_ACTIONS
@@ -19,19 +20,12 @@ PHASE_NAMES = _ENTRY.PHASE_NAMES
 PHASE_OVER = _ENTRY.PHASE_OVER
 apply_action = _ENTRY.apply_action
 conserved = _ENTRY.conserved
+consistent = _ENTRY.consistent
 encode_games = _ENTRY.encode_games
 episode_truncated = _ENTRY.episode_truncated
 legal_row = _ENTRY.legal_row
 new_state = _ENTRY.new_state
 reset_game = _ENTRY.reset_game
-
-
-def __getattr__(name: str) -> object:
-    """A rule set's own extra entry points (classic's ``sides_consistent``)."""
-    try:
-        return getattr(_ENTRY, name)
-    except AttributeError:
-        raise AttributeError(f"the rule set {VARIANT.rule_set} has no {name!r}") from None
 
 
 __all__ = [
@@ -40,6 +34,7 @@ __all__ = [
     "PHASE_OVER",
     "apply_action",
     "conserved",
+    "consistent",
     "encode_games",
     "episode_truncated",
     "legal_row",

@@ -32,14 +32,13 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..core.state import copy_state, select
-from ..core.view import View, new_views
-from ..encoding import observation_size
+from ..observation import observation_size
 from ..rules import Rules, resolve_rules
 from . import driver as D
 from .batch_readout import BatchReadout
 from .kernels import kernels_for
 from .options import BatchOptions, Controller, game_seeds
+from .states import copy_state, select
 
 _OPTION_NAMES = (
     "seats", "first_seat", "auto_reset", "observe", "reward", "reward_scale", "illegal", "illegal_reward",
@@ -123,7 +122,7 @@ class GameBatch(BatchReadout):
         self.policies = self.options.policies
         # policies of games without structured views read observations
         self._views_allowed = rules.game.has("views")
-        self._pol_views: View | None = None
+        self._pol_views: NamedTuple | None = None
         prm = self.options.params(players)
         self.rules = rules
         self.batch_size = batch_size
@@ -322,6 +321,7 @@ class GameBatch(BatchReadout):
                 # read at every call: a policy may swap the agent behind it (training's opponent slots)
                 if self._views_allowed and getattr(policy, "wants_views", False):
                     if self._pol_views is None:  # reused like the observations: valid during the call
+                        new_views = self._kernels.compiled.new_views
                         self._pol_views = new_views(self.batch_size, self.rules.num_players)
                     rows = self._idx[:n]
                     views = self.views(self._state.to_move[rows], rows, self._pol_views.rows(slice(0, n)))

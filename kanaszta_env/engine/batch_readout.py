@@ -7,12 +7,11 @@ the games itself).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..core.state import END_NAMES, State
-from ..core.view import View, new_views
+from ..core.common import END_NAMES
 from ..rules import Rules
 from . import driver as D
 from .kernels import Kernels
@@ -25,7 +24,7 @@ class BatchReadout:
     rules: Rules
     batch_size: int
     obs_size: int
-    _state: State
+    _state: NamedTuple  # the rule set's state tuple
     _seats: D.Seats
     _cfg: np.ndarray
     _params: np.ndarray
@@ -39,12 +38,12 @@ class BatchReadout:
     # and its methods adopt() (the state setter) and _call() (the compiled driver)
 
     @property
-    def state(self) -> State:
+    def state(self) -> NamedTuple:
         """The state arrays (read them freely; after writing them, call :meth:`adopt`)."""
         return self._state
 
     @state.setter
-    def state(self, state: State) -> None:
+    def state(self, state: NamedTuple) -> None:
         if type(state) is not type(self._state):
             want = type(self._state).__name__
             raise ValueError(f"expected a {want} for {self.rules.variant!r}, got {type(state).__name__}")
@@ -81,9 +80,13 @@ class BatchReadout:
         return out
 
     def views(
-        self, seats: np.ndarray | int | None = None, games: np.ndarray | None = None, out: View | None = None
-    ) -> View:
-        """Structured views (:class:`~kanaszta_env.core.view.View`, integer arrays
+        self,
+        seats: np.ndarray | int | None = None,
+        games: np.ndarray | None = None,
+        out: NamedTuple | None = None,
+    ) -> NamedTuple:
+        """Structured views (the game's ``View``, e.g. Díszített's
+        :class:`~kanaszta_env.games.diszitett.kernels.view.View`: integer arrays
         with a leading row axis): the same information as :meth:`observe`, never
         more. Row ``i`` is seat ``seats[i]``'s view of game ``games[i]`` (default:
         every game, each seen by the seat to move); written into ``out`` if given."""
@@ -97,7 +100,7 @@ class BatchReadout:
         if ((players < 0) | (players >= self.rules.num_players)).any():
             raise ValueError(f"observer seats must lie in 0..{self.rules.num_players - 1}, got {seats!r}")
         if out is None:
-            out = new_views(rows.shape[0], self.rules.num_players)
+            out = self._kernels.compiled.new_views(rows.shape[0], self.rules.num_players)
         elif (
             out.info.shape[0] != rows.shape[0]
             or out.groups.shape[1] != self.rules.num_players
@@ -105,7 +108,7 @@ class BatchReadout:
         ):
             raise ValueError(
                 f"out must hold {rows.shape[0]} views of {self.rules.num_players} players "
-                "(contiguous int64 arrays, e.g. rows of kanaszta_env.encoding.new_views)"
+                "(contiguous int64 arrays, e.g. rows of the game's new_views)"
             )
         args = (self._state, self._cfg, np.ascontiguousarray(rows), np.ascontiguousarray(players), out)
         if self._fill is None:  # skips numba's type resolution of the 63 arrays on later calls
@@ -124,7 +127,7 @@ class BatchReadout:
 
     @property
     def phase(self) -> np.ndarray:
-        """(B,) phase ids; names in :data:`kanaszta_env.core.state.PHASE_NAMES`."""
+        """(B,) phase ids; names in :data:`kanaszta_env.games.diszitett.kernels.state.PHASE_NAMES`."""
         return self._state.phase
 
     @property

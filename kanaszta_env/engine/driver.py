@@ -37,8 +37,7 @@ from ..core.ruleset import (
     reset_game,
 )
 from ..rules_classic import CC_SIDE_OF
-from .seats import EXTERNAL, NOBODY, RANDOM, WAIT, Seats
-from .seats import new_seats as _new_seats
+from .seats import EXTERNAL, NOBODY, RANDOM, WAIT, Seats, new_seats as _new_seats
 
 # reward modes
 REWARD_SCORE = 0  # hand score minus the others' mean, times a scale

@@ -4,7 +4,7 @@ numba compiles module globals into the machine code as constants, and its
 on-disk cache keys a function by its source file, not by those globals. So a
 variant's kernels are a separate import of the same rule modules under a
 package name of their own (``_kanaszta_<variant>_<fingerprint>``), whose
-``core/tables.py`` reads that variant (:func:`kanaszta_env.variants.variant_of_module`),
+``games/<game>/kernels/tables.py`` reads that variant (:func:`kanaszta_env.variants.variant_of_module`),
 with numba's cache folder switched to a subfolder per variant while the
 modules are imported (numba fixes a function's cache folder when it is
 decorated). The installed package's own modules are the default variant's
@@ -28,7 +28,7 @@ from ..variants import DEFAULT_VARIANT, Variant
 
 _PACKAGE_DIR = Path(__file__).resolve().parents[1]
 #: sub-packages the kernels live in; imported without running their ``__init__`` (a game's
-#: folder ``games/<game>/`` is one too: its ``kernels`` package is imported as it is)
+#: folder ``games/<game>/`` is one too: its ``kernels`` package and compiled API are imported as they are)
 _SUBPACKAGES = (
     "core",
     "engine",
@@ -45,9 +45,9 @@ class Kernels:
 
     variant: Variant
     driver: types.ModuleType  # the stepping driver (engine/driver.py)
-    compiled: types.ModuleType  # the compiled API for consumers (engine/compiled.py)
-    observe: types.ModuleType  # the observation encoder (core/observe.py)
     ruleset: types.ModuleType  # the rule set's entry points (core/ruleset.py): new_state, phases, actions
+    playout: types.ModuleType  # random play over batches (core/playout.py)
+    compiled: types.ModuleType | None  # the game's compiled API for consumers (games/<game>/compiled.py)
     package: str  # the package the modules were imported under
 
     def game_module(self, name: str) -> types.ModuleType:
@@ -65,12 +65,13 @@ def kernels_for(variant: Variant) -> Kernels:
         kernels = _BUILT.get(variant)
         if kernels is None:
             package = "kanaszta_env" if variant == DEFAULT_VARIANT else _import_copy(variant)
+            compiled = _compiled_api(variant)
             kernels = Kernels(
                 variant=variant,
                 driver=importlib.import_module(f"{package}.engine.driver"),
-                compiled=importlib.import_module(f"{package}.engine.compiled"),
-                observe=importlib.import_module(f"{package}.core.observe"),
                 ruleset=importlib.import_module(f"{package}.core.ruleset"),
+                playout=importlib.import_module(f"{package}.core.playout"),
+                compiled=compiled and importlib.import_module(f"{package}.{compiled}"),
                 package=package,
             )
             _BUILT[variant] = kernels
@@ -88,11 +89,18 @@ def _import_copy(variant: Variant) -> str:
     previous = numba.config.CACHE_DIR
     numba.config.CACHE_DIR = str(Path(previous) / "variants" / f"{slug}-{variant.fingerprint}")
     try:
-        for module in ("engine.driver", "engine.compiled", "core.observe", "core.ruleset"):
+        compiled = _compiled_api(variant)
+        for module in ("engine.driver", "core.ruleset", "core.playout", *([compiled] if compiled else [])):
             importlib.import_module(f"{package}.{module}")
     finally:
         numba.config.CACHE_DIR = previous
     return package
+
+
+def _compiled_api(variant: Variant) -> str | None:
+    """The module of the game's compiled API (``games/<game>/compiled.py``), if it has one."""
+    folder = variant.rule_set.split(".")[:-2]  # games.<game>.kernels.rule_set -> games.<game>
+    return ".".join([*folder, "compiled"]) if _PACKAGE_DIR.joinpath(*folder, "compiled.py").exists() else None
 
 
 def _bare_package(name: str, path: Path) -> None:

@@ -6,8 +6,6 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..actions import NUM_ACTIONS
-
 # controller codes (a code >= 0 is the index of a Python policy)
 EXTERNAL = -1
 RANDOM = -2
@@ -36,9 +34,7 @@ class Seats(NamedTuple):
     resets: np.ndarray  # (N,) int32 resets during this step
 
 
-def new_seats(
-    n: int, players: int, obs_size: int, lineup: np.ndarray, num_actions: int = NUM_ACTIONS
-) -> Seats:
+def new_seats(n: int, players: int, obs_size: int, lineup: np.ndarray, num_actions: int) -> Seats:
     """Driver arrays for ``n`` games; every game over until it is reset."""
     return Seats(
         lineup=np.ascontiguousarray(np.broadcast_to(lineup, (n, players)), dtype=np.int64),

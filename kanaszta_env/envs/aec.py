@@ -36,8 +36,8 @@ from gymnasium import spaces
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 
-from ..encoding import observation_bounds, observation_size
 from ..engine import ENDED_ILLEGAL, ENDED_TERMINATED, GameBatch, IllegalActionError, game_seeds
+from ..observation import observation_bounds, observation_size
 from ..rules import Rules, resolve_rules
 from ..spaces import ObservationSpace
 from .options import RENDER_MODES, check_render_mode, load_position

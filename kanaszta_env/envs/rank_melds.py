@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..actions import MELD0, NUM_ACTIONS
 from ..cards import GROUP_NAMES, NATURAL_RANKS
+from ..games.diszitett.actions import MELD0, NUM_ACTIONS
 
 #: the appended actions: ``RANK_MELD0 + g`` melds the naturals of rank group ``g``
 RANK_MELD0 = NUM_ACTIONS

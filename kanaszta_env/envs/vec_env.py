@@ -30,7 +30,6 @@ from gymnasium import spaces
 from stable_baselines3.common.vec_env import VecEnv
 from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvStepReturn
 
-from ..encoding import View
 from ..engine import (
     ENDED_ILLEGAL,
     ENDED_TERMINATED,
@@ -40,6 +39,7 @@ from ..engine import (
     seat_option,
 )
 from ..games import all_games
+from ..games.diszitett.observation import View
 from ..rules import Rules, resolve_rules
 from ..spaces import ObservationSpace
 from .options import PARTNER_COPY, check_render_mode, learner_seating

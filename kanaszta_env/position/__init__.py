@@ -31,7 +31,7 @@ from collections.abc import Sequence
 
 from ..engine import GameBatch
 from ..games import Game, game_of_preset, get_game, preset_names
-from .schema import (
+from ..games.diszitett.position.schema import (
     CHECKPOINT_KEYS,
     END_NAMES,
     OPTIONAL_KEYS,

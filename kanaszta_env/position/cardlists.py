@@ -16,7 +16,7 @@ from ..cards import (
     TYPE_WILD_SLOT,
     WILD_SLOT0,
 )
-from .schema import Groups
+from ..games.diszitett.position.schema import Groups
 
 
 def names(types: list[int]) -> list[str]:

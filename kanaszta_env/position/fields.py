@@ -19,7 +19,7 @@ from ..cards import (
     WILD_GROUP,
     parse_card,
 )
-from .schema import Groups
+from ..games.diszitett.position.schema import Groups
 
 
 def read_object(value: object, where: str, required: tuple, optional: tuple) -> dict:

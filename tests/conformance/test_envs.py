@@ -24,9 +24,9 @@ from pettingzoo.test import api_test, performance_benchmark, render_test, seed_t
 
 import kanaszta_env.envs.registration  # noqa: F401 - registers the env ids
 from kanaszta_env import GameBatch, IllegalActionError
-from kanaszta_env.encoding import observation_size
 from kanaszta_env.engine.kernels import kernels_for
 from kanaszta_env.envs import KanasztaGymEnv, RandomPolicy, env, raw_env
+from kanaszta_env.observation import observation_size
 
 
 def vec_env(*args: Any, **kwargs: Any) -> Any:

@@ -17,8 +17,8 @@ of two: one array per step through RLlib's connectors and episodes (the
 benchmark showed no clear difference between the two on this machine). Rewards are those of the
 local trainer: the hand-score difference times ``reward_scale``, ``±win_bonus``
 for a hand won or lost, minus ``step_cost``, plus the potential-based shaping
-of :mod:`training.shaping`; a turn-limit truncation ends the episode as a
-termination unless ``bootstrap_truncation`` (as in :class:`training.shaping.ShapedReward`).
+of :mod:`training.games.diszitett.shaping`; a turn-limit truncation ends the episode as a
+termination unless ``bootstrap_truncation`` (as in :class:`training.games.diszitett.shaping.ShapedReward`).
 
 Autoreset follows gymnasium's ``NEXT_STEP`` mode, which RLlib's
 ``SingleAgentEnvRunner`` expects: the step that ends a hand returns the
@@ -40,12 +40,12 @@ import numpy as np
 from gymnasium import spaces
 
 from kanaszta_env import GameBatch, Rules
-from kanaszta_env.actions import NUM_ACTIONS
 from kanaszta_env.engine import ENDED_TERMINATED, ENDED_TRUNCATED
+from kanaszta_env.games.diszitett.actions import NUM_ACTIONS
 from kanaszta_env.spaces import ObservationSpace
 
+from ..games.diszitett.shaping import ScoreEstimate
 from ..opponents import SLOT_SEED_STRIDE, TRAIN_SEED_OFFSET, OpponentPool, SlotOpponent
-from ..shaping import ScoreEstimate
 
 ENV_NAME = "kanaszta-pool-vector-v0"
 RUNNER_SEED_STRIDE = 2**32

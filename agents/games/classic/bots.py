@@ -1,7 +1,7 @@
 """Rule-based bots of classic canasta (presets ``pl``, ``sk``): greedy and heuristic.
 
 Both read only the deciding seat's observation (its pieces by name,
-:func:`kanaszta_env.encoding.split`, docs/observation-classic.md) and its
+:func:`kanaszta_env.observation.split`, docs/observation-classic.md) and its
 legal mask, and score every action of a batch at once with numpy: each row
 takes its legal action of highest score. The mask keeps them legal — a meld
 begun must be completed or withdrawn before a discard is allowed, so a bot
@@ -24,7 +24,6 @@ from __future__ import annotations
 import numpy as np
 
 from kanaszta_env import Rules
-from kanaszta_env.encoding import split
 from kanaszta_env.games.classic.actions import (
     ANSWER_NO,
     ANSWER_YES,
@@ -46,6 +45,7 @@ from kanaszta_env.games.classic.actions import (
     WITHDRAW,
 )
 from kanaszta_env.games.classic.observation import kind_copies
+from kanaszta_env.observation import split
 
 from ...base import Agent
 

@@ -143,7 +143,7 @@ def determinise(
     rules: Rules, pieces: dict[str, np.ndarray], rng: np.random.Generator, samples: int
 ) -> tuple[list[dict], int]:
     """``samples`` position documents consistent with one observation row (``pieces``: the
-    row's pieces by name, :func:`kanaszta_env.encoding.split` of a single row) and the
+    row's pieces by name, :func:`kanaszta_env.observation.split` of a single row) and the
     observer's seat in them. Raises ``ValueError`` if the observation does not add up."""
     t = ObservedTable(rules, pieces)
     p, n = pieces, rules.num_players

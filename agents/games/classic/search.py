@@ -33,11 +33,10 @@ import zlib
 
 import numpy as np
 
-from kanaszta_env import GameBatch, Rules
-from kanaszta_env import position as positions
-from kanaszta_env.encoding import split
+from kanaszta_env import GameBatch, Rules, position as positions
 from kanaszta_env.games.classic.actions import DISCARD0, DRAW, TAKE_PILE
 from kanaszta_env.games.classic.scoring import standings
+from kanaszta_env.observation import split
 
 from ...search_choice import SimulatedChoice
 from .bots import ClassicBot, ClassicHeuristicBot

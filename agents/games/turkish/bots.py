@@ -1,6 +1,6 @@
 """Rule-based bots of Turkish kanasta (preset ``tr``): greedy and heuristic.
 
-Both read only the observation (:func:`kanaszta_env.encoding.split`,
+Both read only the observation (:func:`kanaszta_env.observation.split`,
 :mod:`kanaszta_env.games.turkish.observation`) and the legal mask, and plan each decision
 afresh from what they see: the hand, and their pair's melds with the ones being
 built this turn.
@@ -26,7 +26,6 @@ import numpy as np
 
 from kanaszta_env import Rules
 from kanaszta_env.cards import JOKER, NUM_TYPES
-from kanaszta_env.encoding import split
 from kanaszta_env.games.turkish.actions import (
     ADD0,
     DISCARD0,
@@ -39,6 +38,7 @@ from kanaszta_env.games.turkish.actions import (
 )
 from kanaszta_env.games.turkish.observation import OPENING_SCALE
 from kanaszta_env.games.turkish.scoring import meld_status
+from kanaszta_env.observation import split
 from kanaszta_env.variants.turkish import TURKISH
 
 from ...base import Agent

@@ -180,7 +180,7 @@ def determinise(
     rules: Rules, pieces: dict[str, np.ndarray], rng: np.random.Generator, samples: int, new_state
 ):
     """``samples`` worlds consistent with one observation row (``pieces``: the row's pieces
-    by name, :func:`kanaszta_env.encoding.split` of a single row) as a state made by
+    by name, :func:`kanaszta_env.observation.split` of a single row) as a state made by
     ``new_state(samples)`` (the engine's ``ruleset.new_state``, so the compiled kernels take
     it); the observer sits at seat 0. Raises ``ValueError`` if the observation does not add up."""
     o = Observed(rules, pieces)

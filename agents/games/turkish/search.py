@@ -34,8 +34,8 @@ import numpy as np
 
 from kanaszta_env import Rules
 from kanaszta_env.cards import NUM_TYPES
-from kanaszta_env.encoding import split
 from kanaszta_env.games.turkish.actions import DISCARD0, DRAW, TAKE_PILE
+from kanaszta_env.observation import split
 
 from ...search_choice import SimulatedChoice
 from . import rollout as R

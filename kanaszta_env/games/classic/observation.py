@@ -30,7 +30,7 @@ _MELDS = "11 rank melds `A 4 5 … K`, the wild meld (sk), the black-three meld 
 
 def classic_pieces(players: int, sides: int, piece: type) -> tuple:
     """The pieces of a ``players``-seat table of ``sides`` sides, built with ``piece``
-    (:class:`kanaszta_env.encoding.Piece`)."""
+    (:class:`kanaszta_env.observation.Piece`)."""
     P, S, K = players, sides, len(KIND_NAMES)
     return (
         piece("phase", (6,), "one-hot phase: draw, meld, discard, pickup, over, answer"),

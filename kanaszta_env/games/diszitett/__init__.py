@@ -45,23 +45,23 @@ class Diszitett(Game):
             raise ValueError(f"opening_schedule minimum {minimum} is not one of {OPENING_MINIMA}")
 
     def action_names(self, rules) -> tuple[str, ...]:
-        from ...actions import ACTION_NAMES
+        from .actions import ACTION_NAMES
 
         return ACTION_NAMES
 
     def observation_pieces(self, rules, piece: type) -> tuple:
-        from ...encoding import diszitett_pieces
+        from .observation import diszitett_pieces
 
         return diszitett_pieces(rules.num_players)
 
     def render_table(self, state, rules, game, names, viewer) -> str:
-        from ...envs.render import diszitett_table
+        from .render import diszitett_table
 
         return diszitett_table(state, rules, game, names, viewer)
 
     @property
     def position(self):
-        from ...position import diszitett
+        from . import position as diszitett
 
         return diszitett
 

@@ -26,7 +26,8 @@ _PAIRS = "own pair first"
 
 
 def turkish_pieces(piece: type) -> tuple:
-    """The pieces of the Turkish observation, built with ``piece`` (:class:`kanaszta_env.encoding.Piece`)."""
+    """The pieces of the Turkish observation, built with ``piece``
+    (:class:`kanaszta_env.observation.Piece`)."""
     M = MAX_MELDS
     return (
         piece("phase", (4,), "one-hot phase: draw, meld, discard, over"),

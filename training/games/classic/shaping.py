@@ -1,5 +1,6 @@
 """The shaping potential of classic canasta (presets ``pl``, ``sk``), read from
-the observation alone (docs/observation-classic.md) like :class:`training.shaping.ScoreEstimate`.
+the observation alone (docs/observation-classic.md) like Díszített's
+:class:`training.games.diszitett.shaping.ScoreEstimate`.
 
 ``phi = scale * (my side's estimate - the other sides' mean)``, where a side's
 estimate is what the hand would score if it ended now (C13): the card values
@@ -17,9 +18,12 @@ import numpy as np
 
 from agents.games.classic.bots import KIND_VALUE
 from kanaszta_env import Rules
-from kanaszta_env.encoding import split
-from kanaszta_env.games.classic.observation import HAND_SIZE_SCALE as HAND_SIZE_SCALE_CLASSIC
-from kanaszta_env.games.classic.observation import kind_copies, relative_sides
+from kanaszta_env.games.classic.observation import (
+    HAND_SIZE_SCALE as HAND_SIZE_SCALE_CLASSIC,
+    kind_copies,
+    relative_sides,
+)
+from kanaszta_env.observation import split
 
 RANKS = 11
 MEAN_CARD = 12.0  # about the mean value of a card in a 108-card deck (C1.6)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from ....core.legal import hand_size, opening_minimum
+from ....core.common import hand_size, opening_minimum
 from ....rules_classic import (
     CC_CANASTA_OPENING,
     CC_FREE_UPCARD,

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from numba import njit
 
+from ....core.common import hand_size
 from ....core.config import CFG_MAX_TURNS, CFG_PLAYERS
-from ....core.legal import hand_size
 from ....rules_classic import (
     CC_FREE_UPCARD,
     CC_PILE_SAME_TURN,

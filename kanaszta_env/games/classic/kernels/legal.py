@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from ....core.legal import hand_size
+from ....core.common import hand_size
 from ....rules_classic import (
     CC_GO_OUT_BY_MELD,
     CC_PERMISSION,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from ....core.legal import hand_size
+from ....core.common import hand_size
 from ....rules_classic import (
     CC_BLACK_MELD,
     CC_WILD_CANASTAS,

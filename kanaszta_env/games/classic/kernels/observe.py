@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from numba import njit
 
+from ....core.common import opening_minimum
 from ....core.config import CFG_MAX_HANDS, CFG_MAX_TURNS, CFG_PLAYERS
-from ....core.legal import opening_minimum
 from ....rules_classic import CC_DECKS, CC_SIDES
 from ..observation import HAND_SIZE_SCALE, OPENING_SCALE, SCORE_SCALE, classic_pieces
 from .melds import has_canasta, naturals

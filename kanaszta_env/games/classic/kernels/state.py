@@ -12,6 +12,13 @@ from typing import NamedTuple
 import numpy as np
 
 from ....cards import NUM_TYPES
+from ....core.common import (
+    END_EXHAUSTED as END_EXHAUSTED,
+    END_NAMES as END_NAMES,
+    END_NONE as END_NONE,
+    END_OUT as END_OUT,
+    END_TRUNCATED as END_TRUNCATED,
+)
 from .tables import MAX_DECK, NUM_MELDS, SLOTS
 
 # phases (shared names with the Díszített core where the meaning is the same)
@@ -29,11 +36,6 @@ ASKED_WAITING = 1
 ASKED_YES = 2
 ASKED_NO = 3
 
-END_NONE = 0
-END_OUT = 1  # a player went out (C12)
-END_EXHAUSTED = 2  # stock empty and the pile not taken (C4.5)
-END_TRUNCATED = 3  # the turn limit (C15)
-END_NAMES = ("none", "out", "exhausted", "turn_limit")
 
 # how the player went out, for the bonus (C13.3)
 OUT_DISCARD = 1

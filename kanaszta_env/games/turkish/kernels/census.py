@@ -6,6 +6,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .melds import VALID, analyse
+from .state import PHASE_DRAW
 from .tables import NUM_FIS, PACKET, PAIRS, PLAYERS
 
 
@@ -38,5 +40,25 @@ def conserved(s, cfg, b: int, scratch: np.ndarray) -> bool:
                 return False
     for t in range(scratch.shape[0]):
         if scratch[t] != 2:
+            return False
+    return True
+
+
+@njit(cache=True)
+def table_consistent(s, cfg, b: int) -> bool:
+    """At a turn's start (the draw), whether the table agrees with the rules: every meld
+    legal (T5-T7), a canasta kind exactly on the melds of 7 cards or more (T8.2), and no
+    seat both opened and a layer-off (T10.2). Between the steps of a turn a meld may be
+    incomplete."""
+    if s.phase[b] != PHASE_DRAW:
+        return True
+    for pair in range(PAIRS):
+        for k in range(s.meld_count[b, pair]):
+            if analyse(s.melds[b, pair, k])[0] != VALID:
+                return False
+            if (s.meld_size[b, pair, k] >= 7) != (s.meld_kind[b, pair, k] > 0):
+                return False
+    for q in range(PLAYERS):
+        if s.opened[b, q] == 1 and s.layoff[b, q] == 1:
             return False
     return True

@@ -6,8 +6,8 @@ from __future__ import annotations
 from numba import njit
 
 from ....cards import NUM_TYPES
+from ....core.common import hand_size
 from ....core.config import CFG_MAX_TURNS
-from ....core.legal import hand_size
 from .. import actions as A
 from .conditions import fis_left
 from .deal import begin_turn, checkpoint, reset_game

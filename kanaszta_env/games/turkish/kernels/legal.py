@@ -19,7 +19,7 @@ import numpy as np
 from numba import njit
 
 from ....cards import NUM_TYPES
-from ....core.legal import hand_size
+from ....core.common import hand_size
 from .. import actions as A
 from .conditions import fis_left, melds_ok, pair_has_canasta, will_have_opened
 from .melds import accepts, summarise

@@ -13,6 +13,13 @@ from typing import NamedTuple
 import numpy as np
 
 from ....cards import NUM_TYPES
+from ....core.common import (
+    END_EXHAUSTED as END_EXHAUSTED,
+    END_NAMES as END_NAMES,
+    END_NONE as END_NONE,
+    END_OUT as END_OUT,
+    END_TRUNCATED as END_TRUNCATED,
+)
 from .tables import DECK, MELDS, NUM_FIS, PACKET, PAIRS, PLAYERS
 
 PHASE_DRAW = 1  # draw or take the pile (T4.1a)
@@ -21,11 +28,6 @@ PHASE_DISCARD = 3  # only a discard: after a withdraw (T9.6)
 PHASE_OVER = 5
 PHASE_NAMES = ("-", "draw", "meld", "discard", "-", "over")
 
-END_NONE = 0
-END_OUT = 1  # a player went out (T13.1)
-END_EXHAUSTED = 2  # the last stock card was drawn and that turn ended (T13.3)
-END_TRUNCATED = 3  # the turn limit (T13.4, T16)
-END_NAMES = ("none", "out", "exhausted", "turn_limit")
 
 FI_WAITING = -1  # fi_taker of a Fi nobody has taken
 

@@ -1,0 +1,1 @@
+"""Díszített kanaszta's shaping potential."""
