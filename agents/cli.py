@@ -28,7 +28,7 @@ from kanaszta_env.cli import (
     read_json,
     run_cli,
 )
-from kanaszta_env.games import Game, all_games, game_of_preset, preset_names
+from kanaszta_env.games import all_games, game_of_preset, preset_names
 
 COMMANDS = ("tournament", "play", "watch", "replay")
 
@@ -100,15 +100,15 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "--opponent",
         action="append",
         default=None,
-        help="opponent agent (repeat for 3-4 players); default heuristic. Classic canasta: the agents "
-        "of the other seats, your partner included (one for all, or one per seat)",
+        help="the agents of the other seats, your partners included: one for all, or one per seat "
+        "(repeated; without --players, the players are one more than the agents given); default heuristic",
     )
     p.add_argument(
         "--players",
         type=positive_int,
         default=None,
-        help="classic canasta: players at the table (default 4: you and a bot partner against two bots); "
-        "Turkish kanasta: 4",
+        help="players at the table (default: the preset's, 4 in the partnership games: you and a bot "
+        "partner against two bots)",
     )
     p.add_argument(
         "--seat",
@@ -169,9 +169,10 @@ def _rules(args: argparse.Namespace, players: int, episode: str = "hand") -> Rul
         raise UsageError(str(error)) from None
 
 
-def _table_players(game: Game, preset: str) -> int:
+def _table_players(preset: str) -> int:
     """Players at a table of ``preset`` when --players is not given (partnership games: four)."""
-    return game.presets[preset].get("table_players", game.presets[preset]["default_players"])
+    spec = game_of_preset(preset).presets[preset]
+    return spec.get("table_players", spec["default_players"])
 
 
 def run(args: argparse.Namespace) -> int:
@@ -209,7 +210,7 @@ def _tournament(args: argparse.Namespace) -> int:
     if repeated:
         raise UsageError(f"each agent may appear once; repeated: {', '.join(repeated)}")
     _check_output(args.records, "--records")
-    players = args.players or _table_players(game_of_preset(args.variant), args.variant)
+    players = args.players or _table_players(args.variant)
     rules = _rules(args, players, args.episode)
     if len(set(rules.sides())) != 2:
         raise UsageError(f"duplicate tournaments need two sides; {players} players of {args.variant} make "
@@ -230,13 +231,13 @@ def _tournament(args: argparse.Namespace) -> int:
 
 
 def _play(args: argparse.Namespace) -> int:
+    """``kanaszta play``: the human in one seat, bots in the others (his partners too)."""
     from kanaszta_env import position
 
-    from .games.diszitett.human import play_human
+    from .human import play_human
     from .registry import make_agent
 
-    if not game_of_preset(args.variant).has("views"):  # the narrated terminal game reads seat views
-        return _play_classic(args)
+    specs = args.opponent or ["heuristic"]
     start = None
     if args.resume:
         start = read_json(args.resume)
@@ -245,40 +246,10 @@ def _play(args: argparse.Namespace) -> int:
         except ValueError as error:
             raise UsageError(f"--resume {args.resume}: invalid position: {error}") from None
         players = rules.num_players
-        specs = args.opponent or ["heuristic"] * (players - 1)
-        if len(specs) != players - 1:
-            raise UsageError(f"the saved {players}-player game needs {players - 1} --opponent options")
     else:
-        specs = args.opponent or ["heuristic"]
-        if len(specs) > 3:
-            raise UsageError(f"at most 3 --opponent options (2-4 players), got {len(specs)}")
-        players = len(specs) + 1
+        many = len(specs) > 1
+        players = args.players or (len(specs) + 1 if many else _table_players(args.variant))
         rules = _rules(args, players)
-    if args.seat >= players:
-        raise UsageError(
-            f"--seat {args.seat} is out of range: a {players}-player game has seats 0-{players - 1}"
-        )
-    _check_output(args.record, "--record")
-    opponents = [make_agent(spec, rules, seed=q) for q, spec in enumerate(specs)]
-    game = play_human(
-        opponents, None if start is not None else rules, seat=args.seat, seed=args.seed, start=start
-    )
-    if args.record:
-        game.record.save(args.record)
-        print(f"game record saved to {args.record}")
-    return 0
-
-
-def _play_classic(args: argparse.Namespace) -> int:
-    """``kanaszta play --variant pl|sk|tr [--players N]``: the human and bots, his partner a bot too."""
-    from .human_classic import play_classic_human
-    from .registry import make_agent
-
-    if args.resume:
-        raise UsageError("--resume takes Díszített positions only for now")
-    players = args.players or _table_players(game_of_preset(args.variant), args.variant)
-    rules = _rules(args, players)
-    specs = args.opponent or ["heuristic"]
     if len(specs) == 1:
         specs = specs * (players - 1)
     if len(specs) != players - 1:
@@ -290,8 +261,10 @@ def _play_classic(args: argparse.Namespace) -> int:
             f"--seat {args.seat} is out of range: a {players}-player game has seats 0-{players - 1}"
         )
     _check_output(args.record, "--record")
-    others = [make_agent(spec, rules, seed=q) for q, spec in enumerate(specs)]
-    game = play_classic_human(others, rules, seat=args.seat, seed=args.seed)
+    opponents = [make_agent(spec, rules, seed=q) for q, spec in enumerate(specs)]
+    game = play_human(
+        opponents, None if start is not None else rules, seat=args.seat, seed=args.seed, start=start
+    )
     if args.record:
         game.record.save(args.record)
         print(f"game record saved to {args.record}")

@@ -14,11 +14,14 @@ from kanaszta_env.games import set_agent_factory
 from .base import Agent, PolicyAgent
 from .games.classic.bots import ClassicGreedyBot, ClassicHeuristicBot
 from .games.classic.search import ClassicSearchBot
+from .games.classic.terminal import ClassicWords
 from .games.diszitett.greedy import GreedyBot
 from .games.diszitett.heuristic import DEFAULT_PARAMS, HeuristicBot
 from .games.diszitett.search import SearchBot
+from .games.diszitett.terminal import DiszitettWords
 from .games.turkish.bots import TurkishGreedyBot, TurkishHeuristicBot
 from .hinted import load_policy_file
+from .human import TerminalWords
 from .random_bot import RandomBot
 
 BOT_NAMES = ("random", "greedy", "heuristic", "search", "ppo")
@@ -112,6 +115,19 @@ for _game, _bots in {
 }.items():
     for _name, _bot in _bots.items():
         register_bot(_game, _name, _bot)
+
+#: game name -> its words at the terminal (:func:`register_terminal_words`)
+_WORDS: dict[str, type[TerminalWords]] = {"diszitett": DiszitettWords, "classic": ClassicWords}
+
+
+def register_terminal_words(game: str, words: type[TerminalWords]) -> None:
+    """What the terminal game (:mod:`agents.human`) says in the game called ``game``."""
+    _WORDS[game] = words
+
+
+def terminal_words(rules: Rules) -> type[TerminalWords]:
+    """The terminal words of ``rules``' game (the plain ones if it has none of its own)."""
+    return _WORDS.get(rules.game.name, TerminalWords)
 
 
 def make_agent(spec: str, rules: Rules | None = None, seed: int = 0) -> Agent:

@@ -93,7 +93,12 @@ def test_cli_tournament_classic_and_watch_refused(capsys):
     assert code == 0 and "random vs heuristic" in capsys.readouterr().out
     assert kanaszta(["watch", "random", "random", "--variant", "pl"]) == 2
     assert "Díszített kanaszta only" in capsys.readouterr().err
-    assert kanaszta(["play", "--variant", "pl", "--opponent", "random", "--opponent", "random"]) == 2
+    assert (
+        kanaszta(
+            ["play", "--variant", "pl", "--players", "4", "--opponent", "random", "--opponent", "random"]
+        )
+        == 2
+    )
     assert "one --opponent for all or 3" in capsys.readouterr().err
     assert kanaszta(["tournament", "random", "greedy", "--variant", "pl", "--players", "3"]) == 2
     assert "two sides" in capsys.readouterr().err
@@ -104,15 +109,15 @@ def test_human_plays_a_classic_hand_with_a_bot_partner():
     answered with a sentence and changes nothing; the others' moves are told."""
     import io
 
-    from agents.human_classic import play_classic_human
+    from agents.human import play_human
 
     rules = Rules(variant="pl", num_players=4)
-    moves = io.StringIO("help\nbogus\nhint\n" + "0\n" * 3000)
+    moves = io.StringIO("help\nbogus\nhint\n" + "1\n" * 3000)
     out = io.StringIO()
     others = [make_agent("heuristic", rules, seed=q) for q in range(3)]
-    game = play_classic_human(others, rules, seat=0, seed=5, input_stream=moves, output=out)
+    game = play_human(others, rules, seat=0, seed=5, input_stream=moves, output=out)
     text = out.getvalue()
     assert game.finished and len(game.scores) == 4 and game.scores[0] == game.scores[2]
-    assert "bogus is not a move or command" in text and "hint: " in text and "commands:" in text
-    assert "heuristic (partner, seat 2) plays" in text and "hand over" in text
+    assert "unknown move 'bogus'" in text and "heuristic bot would play" in text and "commands:" in text
+    assert "heuristic (partner, seat 2) plays" in text and "result: " in text
     assert game.record.actions and game.record.seed == 5

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import pytest
 
 from agents import GreedyBot
-from agents.games.diszitett.human import play_human
+from agents.human import play_human
 from agents.records import replay
 from kanaszta_env import Rules, position as positions
 
@@ -49,7 +49,7 @@ def test_bad_input_gets_a_message_and_a_new_prompt(tmp_path) -> None:
         "unknown move 'meld_ZZ'",
         "discard_JK is not legal now",
         "commands:",
-        "HeuristicBot would play",
+        "the heuristic bot would play",
         "usage: save FILE",
         f"position saved to {save}",
         "stopped",

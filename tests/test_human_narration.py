@@ -16,8 +16,8 @@ import pytest
 from test_human import Script
 
 from agents import GreedyBot
-from agents.games.diszitett.human import play_human
 from agents.games.diszitett.narrate import snapshot
+from agents.human import play_human
 from agents.records import start_game
 from kanaszta_env import Rules, action_from_name
 from kanaszta_env.cli import main
@@ -95,9 +95,8 @@ def test_a_pile_pickup_tells_what_came_in() -> None:
 @pytest.mark.parametrize(
     ("typed", "suggestion"),
     [
-        ("discard 9C", "did you mean discard_9C [8]?"),
         ("discard-9c", "did you mean discard_9C [8]?"),
-        ("meld 7S", "did you mean meld_7S?"),  # a real name, but not legal in this phase
+        ("meld-7S", "did you mean meld_7S?"),  # a real name, but not legal in this phase
         ("9C", "did you mean discard_9C [8]?"),
         ("tabel", "did you mean table?"),
         ("discrad_9C", "did you mean discard_9C [8]?"),

@@ -191,7 +191,7 @@ def _identity_names() -> set[str]:
 
 def own_files_of_a_game(path: Path) -> bool:
     """A game's own files: under ``games/<game>/``, or (until they move there) named
-    after their game (``rules_classic.py``, ``human_classic.py``, ...)."""
+    after their game (``rules_classic.py``)."""
     parts = path.relative_to(ROOT).parts
     return "games" in parts[:-1] or any(word in p for p in parts for word in ("classic", "turkish"))
 

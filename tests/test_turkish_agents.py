@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from agents.base import play_batch
-from agents.human_classic import play_partners_human
+from agents.human import play_human
 from agents.registry import make_agent
 from agents.tournament import round_robin
 from kanaszta_env import Rules
@@ -50,10 +50,10 @@ def test_terminal_game_takes_names_with_spaces_and_quits():
     moves = io.StringIO("draw\nhint\nnew 9s\nquit\n")
     out = io.StringIO()
     others = [make_agent("heuristic", RULES) for _ in range(3)]
-    game = play_partners_human(others, RULES, seat=0, seed=3, input_stream=moves, output=out)
+    game = play_human(others, RULES, seat=0, seed=3, input_stream=moves, output=out)
     text = out.getvalue()
     assert "Turkish kanasta, preset tr" in text
-    assert "hint: " in text
+    assert "heuristic bot would play" in text
     assert not game.finished
     assert game.record.actions[:2] == ["draw", "new_9S"]
     assert set(game.record.actions) <= set(ACTION_NAMES)

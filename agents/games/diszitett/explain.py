@@ -9,9 +9,6 @@ them applies it says so plainly instead of guessing.
 
 from __future__ import annotations
 
-import difflib
-from collections.abc import Sequence
-
 import numpy as np
 
 from kanaszta_env import Rules
@@ -41,7 +38,6 @@ from .narrate import groups_change
 CUT, DRAW, MELD, DISCARD, PICKUP, OVER = range(6)
 assert PHASE_NAMES == ("cut", "draw", "meld", "discard", "pickup", "over")
 #: the commands of the terminal game besides the moves
-COMMANDS = ("help", "table", "hint", "rules", "save", "quit")
 
 
 def rules_text(rules: Rules) -> str:
@@ -277,39 +273,3 @@ def _illegal_groups(groups: np.ndarray, short: bool = False) -> list[str]:
         else:
             out.append(f"{GROUP_NAMES[g]} has {cards} ({why}, R10.2)")
     return out
-
-
-def suggest(text: str, legal: Sequence[int]) -> str:
-    """A "did you mean …" hint for input that is not a move name or command."""
-    key = "_".join(text.replace("-", " ").split()).lower()
-    names = {name.lower(): name for name in A.ACTION_NAMES}
-    candidates: list[str] = []
-    if key in names:
-        candidates = [names[key]]
-    else:
-        card = _card_in(key)
-        if card:
-            candidates = [A.ACTION_NAMES[a] for a in legal if A.ACTION_NAMES[a].upper().endswith("_" + card)]
-        if not candidates:
-            pool = [A.ACTION_NAMES[a].lower() for a in legal] + list(COMMANDS)
-            close = difflib.get_close_matches(key, pool, n=3, cutoff=0.6)
-            if not close:
-                close = difflib.get_close_matches(key, list(names), n=3, cutoff=0.75)
-            candidates = [names.get(c, c) for c in close]
-    if not candidates:
-        return ""
-    numbered = []
-    for name in candidates:
-        a = A.ACTION_NAMES.index(name) if name in A.ACTION_NAMES else -1
-        numbered.append(f"{name} [{list(legal).index(a) + 1}]" if a in legal else name)
-    return "did you mean " + " or ".join(numbered) + "?"
-
-
-def _card_in(key: str) -> str | None:
-    """The card named at the end of ``key`` (``"9c"``, ``"discard9c"``), if any."""
-    for size in (3, 2):
-        try:
-            return TYPE_NAMES[parse_card(key[-size:])]
-        except ValueError:
-            continue
-    return None

@@ -9,7 +9,7 @@ them lie face up. The one exception is the ``viewer``'s own actions, which are
 told to him with his cards (``you drew 7D``), one line per action, so that a
 human player sees at once what each of his moves changed.
 
-The terminal game (:mod:`agents.games.diszitett.human`), ``kanaszta watch`` and ``kanaszta
+The terminal game (:mod:`agents.human`), ``kanaszta watch`` and ``kanaszta
 replay`` (:mod:`agents.watch`) use it.
 """
 

@@ -1,6 +1,6 @@
 """The scoring of a finished hand, item by item (R16, R17), as text.
 
-The terminal game (:mod:`agents.games.diszitett.human`), ``kanaszta watch`` and ``kanaszta
+The terminal game (:mod:`agents.human`), ``kanaszta watch`` and ``kanaszta
 replay`` print it when a hand ends; its items add up to the engine's scores.
 """
 

@@ -1,0 +1,362 @@
+"""Playing a hand in the terminal against bots, in every game.
+
+The human sits in one seat, bots in the others (his partners too, in partnership
+games). The table is shown from his seat: his hand, everybody's melds, the other
+hands by size and publicly known cards (the game's own table,
+:meth:`Game.render_table`). The legal moves are listed with numbers and names; a move
+is entered by either (any case; spaces may stand for the underscores). The rules in
+force are shown first, and when the hand ends its scoring.
+
+What a game says beyond that comes from its :class:`TerminalWords` (registered per
+game in :mod:`agents.registry`): Díszített kanaszta's tell what each move changed from
+public information, say why a refused move is illegal and ask to confirm a move that
+ends the hand with its reasons; classic canasta's put the partner's question "may I go
+out?" (C12.5) to the human. Without words of its own a game tells each of the others'
+moves in a line.
+
+Commands: ``help``, ``table``, ``hint`` (what the heuristic bot would play), ``rules``,
+``save FILE`` (the position as a JSON document, :mod:`kanaszta_env.position`, which
+``kanaszta play --resume FILE`` continues) and ``quit``. Input and output streams are
+parameters, so the loop can be driven by a script (tests do).
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TextIO
+
+import numpy as np
+
+from kanaszta_env import GameBatch, Rules, position as positions
+from kanaszta_env.envs.render import render_table
+
+from .base import Agent
+from .records import GameRecord, make_record
+
+COMMANDS = ("help", "table", "hint", "rules", "save", "quit")
+HELP = """commands:
+  <number> or <move name>   play a legal move (e.g. 3, draw, discard_7D; "discard 7D" works too)
+  table                     show the table again
+  hint                      what the heuristic bot would play here
+  rules                     the rules in force (variant, opening minimum, players)
+  save FILE                 save the position (resume with: kanaszta play --resume FILE)
+  help                      this text
+  quit                      stop without finishing the hand (Ctrl-C too)"""
+
+
+@dataclass
+class HumanGame:
+    """What :func:`play_human` returns."""
+
+    finished: bool
+    scores: list[int] | None  # recorded hand scores
+    record: GameRecord
+    raw_scores: list[int] | None = None  # a score sheet's sums before any tax (Díszített's R17)
+
+
+class TerminalWords:
+    """What a game says at the terminal; each method's default fits every game."""
+
+    def __init__(self, rules: Rules, names: Sequence[str], seat: int) -> None:
+        self.rules, self.names, self.seat = rules, list(names), seat
+
+    def rules_text(self) -> str:
+        r = self.rules
+        side = f", side {r.sides()[self.seat]}" if r.partnerships else ""
+        return f"{r.spec.title}, preset {r.variant}, {r.num_players} players; you are seat {self.seat}{side}"
+
+    def before(self, games: GameBatch) -> object:
+        """What :meth:`told` compares with, taken before an action."""
+        return int(games.to_move[0])
+
+    def told(self, before: object, games: GameBatch, action: int) -> list[str]:
+        """Lines telling what ``action`` (just played) changed."""
+        mover = before
+        return [] if mover == self.seat else [f"{self.names[mover]} plays {games.action_names[action]}"]
+
+    def flush(self) -> list[str]:
+        """Lines held back until the human's turn."""
+        return []
+
+    def header(self, games: GameBatch) -> list[str]:
+        """What the human needs to see before he chooses."""
+        return []
+
+    def why_illegal(self, games: GameBatch, action: int) -> str:
+        return "not among the moves now"
+
+    def ends_hand(self, before: object, trial: GameBatch, action: int) -> str:
+        """Why ``action`` would end the hand (``trial`` is the game after it)."""
+        return str(trial.summary(0)["end_reason"])
+
+    def score_sheet(self, games: GameBatch) -> tuple[str, list[int] | None]:
+        """The scoring of the finished hand as text, and its raw sums if it has them."""
+        scores = [int(x) for x in games.summary(0)["hand_scores"]]
+        return "hand scores: " + ", ".join(f"{n} {s}" for n, s in zip(self.names, scores, strict=True)), None
+
+
+def seat_names(rules: Rules, agents: Sequence[Agent | None], name: str) -> list[str]:
+    """The human's name, and each bot's with its seat (and its side's relation to his)."""
+    seat = [a is None for a in agents].index(True)
+    sides = rules.sides()
+    out = []
+    for q, a in enumerate(agents):
+        if a is None:
+            out.append(name)
+        elif rules.partnerships:
+            out.append(f"{a.name} ({'partner' if sides[q] == sides[seat] else 'opponent'}, seat {q})")
+        else:
+            out.append(f"{a.name} (seat {q})")
+    return out
+
+
+def play_human(
+    opponents: Sequence[Agent],
+    rules: Rules | None = None,
+    *,
+    seat: int = 0,
+    seed: int | None = None,
+    start: dict | None = None,
+    input_stream: TextIO | None = None,
+    output: TextIO | None = None,
+    name: str = "you",
+) -> HumanGame:
+    """Play one hand with a human in ``seat`` and ``opponents`` (bots, in seat order, his
+    partners included) in the other seats, from a new deal (``seed``) or a position ``start``."""
+    from .registry import make_agent, terminal_words
+
+    if start is not None:
+        games = positions.load(start)
+        rules = games.rules
+    else:
+        rules = rules or Rules()
+        if seed is None:
+            seed = int(np.random.SeedSequence().entropy % (2**31))
+        games = GameBatch(rules, 1)
+        games.reset(seed=seed)
+    if rules.episode != "hand":
+        raise ValueError("human play covers one hand (episode='hand')")
+    P = rules.num_players
+    if len(opponents) != P - 1:
+        raise ValueError(f"{P} players need {P - 1} opponents, got {len(opponents)}")
+    if not 0 <= seat < P:
+        raise ValueError(f"seat must be in 0..{P - 1}")
+    it = iter(opponents)
+    agents: list[Agent | None] = [None if q == seat else next(it) for q in range(P)]
+    for a in opponents:
+        a.setup(rules)
+        a.reset(P)
+    words = terminal_words(rules)(rules, seat_names(rules, agents, name), seat)
+    session = _Session(games, agents, words, make_agent("heuristic", rules), input_stream or sys.stdin,
+                       output or sys.stdout)  # fmt: skip
+    return session.run(seed, start)
+
+
+class _Session:
+    """One hand at the terminal: the loop of :func:`play_human`."""
+
+    def __init__(self, games, agents, words: TerminalWords, adviser: Agent, inp: TextIO, out: TextIO) -> None:
+        self.games, self.rules, self.agents, self.words = games, games.rules, agents, words
+        self.seat, self.names = words.seat, words.names
+        self.adviser, self.inp, self.out = adviser, inp, out
+        self.history: list[int] = []
+        self.lookup = {n.lower(): a for a, n in enumerate(games.action_names)}
+
+    def say(self, text: str = "") -> None:
+        print(text, file=self.out, flush=True)
+
+    def table(self) -> str:
+        """The table from the player's seat (the other hands hidden until the hand ends)."""
+        return render_table(self.games.state, self.rules, 0, self.names, viewer=self.seat)
+
+    def run(self, seed: int | None, start: dict | None) -> HumanGame:
+        """Play until the hand ends (or the player stops) and report."""
+        self.say(self.words.rules_text())
+        self.say(self.table())
+        shown = True
+        while not self.games.done[0]:
+            mover = int(self.games.to_move[0])
+            agent = self.agents[mover]
+            if agent is not None:
+                obs = self.games.observe().copy()
+                mask = self.games.legal_mask()[0][None]
+                self.apply(int(agent.act(obs, mask, np.array([mover]))[0]))
+                shown = False
+                continue
+            for line in self.words.flush():
+                self.say(line)
+            if not shown:
+                self.say()
+                self.say(self.table())
+                shown = True
+            if not self.decide():
+                return HumanGame(False, None, self.record(seed, start))
+        for line in self.words.flush():
+            self.say(line)
+        self.say()
+        self.say(self.table())
+        text, raws = self.words.score_sheet(self.games)
+        self.say(text)
+        scores = [int(x) for x in self.games.summary(0)["hand_scores"]]
+        ranking = sorted(range(len(scores)), key=lambda q: -scores[q])
+        self.say("result: " + ", ".join(f"{self.names[q]} {scores[q]}" for q in ranking))
+        return HumanGame(True, scores, self.record(seed, start, scores), raws)
+
+    def record(self, seed: int | None, start: dict | None, scores: list[int] | None = None) -> GameRecord:
+        """The game so far as a record (:mod:`agents.records`)."""
+        return make_record(self.rules, self.history, seed=seed if start is None else None, start=start,
+                           players=list(self.names), scores=scores)  # fmt: skip
+
+    def apply(self, a: int) -> None:
+        """Play action ``a`` for the mover and tell what it changed."""
+        before = self.words.before(self.games)
+        self.games.step(np.array([a]))
+        self.history.append(a)
+        for line in self.words.told(before, self.games, a):
+            self.say(line)
+
+    def decide(self) -> bool:
+        """Read commands until the player makes a move; False if he stops."""
+        mask = self.games.legal_mask()[0].copy()
+        legal = [int(a) for a in np.flatnonzero(mask)]
+        for line in self.words.header(self.games):
+            self.say(line)
+        self.say(self.moves_line(legal))
+        while True:
+            line = self.read()
+            if line is None:
+                self.say("\ninput ended; the hand is not finished")
+                return False
+            cmd = line.strip()
+            if not cmd:
+                continue
+            result = self.command(cmd, legal, mask)
+            if result == "stop":
+                return False
+            if isinstance(result, int):
+                self.apply(result)
+                return True
+
+    def read(self) -> str | None:
+        """One line of input after a prompt, or None at the end of the input."""
+        self.out.write("> ")
+        self.out.flush()
+        try:
+            line = self.inp.readline()
+        except KeyboardInterrupt:
+            self.say()  # leave the prompt's line before the caller's message
+            raise
+        return line or None
+
+    def command(self, cmd: str, legal: list[int], mask: np.ndarray) -> int | str | None:
+        """Carry out one command; a move's action id, ``"stop"``, or None (ask again)."""
+        word, _, arg = cmd.partition(" ")
+        if word in ("help", "?"):
+            self.say(HELP)
+        elif word == "quit":
+            self.say("stopped; the hand is not finished")
+            return "stop"
+        elif word == "table":
+            self.say(self.table())
+        elif word == "rules":
+            self.say(self.words.rules_text())
+        elif word == "hint":
+            obs = self.games.observe().copy()  # the player is the mover
+            hint = self.games.action_names[int(self.adviser.act(obs, mask[None])[0])]
+            self.say(f"the heuristic bot would play {hint}")
+        elif word == "save":
+            self.save(arg.strip())
+        else:
+            a = self.parse_move(cmd, legal)
+            if a is not None and self.confirmed(a, legal):
+                return a
+        return None
+
+    def save(self, path: str) -> None:
+        """``save FILE``: write the position as a JSON document."""
+        if not path:
+            self.say("usage: save FILE")
+            return
+        try:
+            Path(path).write_text(json.dumps(positions.dump(self.games), indent=1) + "\n")
+        except OSError as err:
+            self.say(f"cannot save: {err}")
+            return
+        self.say(f"position saved to {path}")
+
+    def parse_move(self, cmd: str, legal: list[int]) -> int | None:
+        """The action id of a typed legal move; otherwise say what is wrong and what is
+        legal, and return None."""
+        if cmd.isdigit():
+            k = int(cmd)
+            if 1 <= k <= len(legal):
+                return legal[k - 1]
+            self.say(f"no move number {k}: choose 1 to {len(legal)}")
+            return None
+        a = self.lookup.get("_".join(cmd.lower().split()))
+        if a is None:
+            hint = self.suggest(cmd, legal)
+            self.say(f"unknown move {cmd!r}" + (f": {hint}" if hint else " (type help for the commands)"))
+            return None
+        if a in legal:
+            return a
+        self.say(f"{self.games.action_names[a]} is not legal now: {self.words.why_illegal(self.games, a)}")
+        self.say(self.moves_line(legal))
+        return None
+
+    def suggest(self, text: str, legal: Sequence[int]) -> str:
+        """A "did you mean …" hint for input that is not a move name or command: the move it
+        names in other words, the legal moves that end in a card it names, else the closest
+        legal moves or commands."""
+        names = self.games.action_names
+        key = "_".join(text.replace("-", " ").split()).lower()
+        card = key.rpartition("_")[2].upper()
+        if key in self.lookup:  # a move's name, though not a legal one
+            candidates = [names[self.lookup[key]]]
+        else:
+            candidates = [names[a] for a in legal if names[a].upper().endswith("_" + card)]
+        if not candidates:
+            pool = {names[a].lower(): names[a] for a in legal} | {c: c for c in COMMANDS}
+            close = difflib.get_close_matches(key, list(pool), n=3, cutoff=0.6)
+            if not close:
+                everything = {n.lower(): n for n in names}
+                close = [
+                    everything[c] for c in difflib.get_close_matches(key, list(everything), n=3, cutoff=0.75)
+                ]
+            candidates = [pool.get(c, c) for c in close]
+        if not candidates:
+            return ""
+        ids = [self.lookup.get(n.lower()) for n in candidates]
+        shown = [
+            f"{n} [{legal.index(a) + 1}]" if a in legal else n for n, a in zip(candidates, ids, strict=True)
+        ]
+        return "did you mean " + " or ".join(shown) + "?"
+
+    def confirmed(self, a: int, legal: list[int]) -> bool:
+        """A move that would end the hand is played only when confirmed with ``y`` or by
+        entering it again."""
+        trial = self.games.copy()
+        before = self.words.before(trial)
+        trial.step(np.array([a]))
+        if not trial.done[0]:
+            return True
+        name = self.games.action_names[a]
+        why = self.words.ends_hand(before, trial, a)
+        self.say(f"{name} ends the hand: {why}. Play it? (y, or the move again, to confirm)")
+        answer = (self.read() or "").strip()
+        if answer.lower() in ("y", "yes") or answer == str(legal.index(a) + 1):
+            return True
+        if self.lookup.get("_".join(answer.lower().split())) == a:
+            return True
+        self.say(f"{name} not played")
+        self.say(self.moves_line(legal))
+        return False
+
+    def moves_line(self, legal: list[int]) -> str:
+        """The numbered legal moves."""
+        return "moves: " + "  ".join(f"[{i + 1}] {self.games.action_names[a]}" for i, a in enumerate(legal))
