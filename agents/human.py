@@ -100,6 +100,31 @@ class TerminalWords:
         return "hand scores: " + ", ".join(f"{n} {s}" for n, s in zip(self.names, scores, strict=True)), None
 
 
+def suggest(text: str, legal: Sequence[int], names: Sequence[str]) -> str:
+    """A "did you mean …" hint for input that is not a move name or command: the move it
+    names in other words, the legal moves that end in a card it names, else the closest
+    legal moves or commands (``names``: the game's action names)."""
+    lookup = {n.lower(): a for a, n in enumerate(names)}
+    key = "_".join(text.replace("-", " ").split()).lower()
+    card = key.rpartition("_")[2].upper()
+    if key in lookup:  # a move's name, though not a legal one
+        candidates = [names[lookup[key]]]
+    else:
+        candidates = [names[a] for a in legal if names[a].upper().endswith("_" + card)]
+    if not candidates:
+        pool = {names[a].lower(): names[a] for a in legal} | {c: c for c in COMMANDS}
+        close = difflib.get_close_matches(key, list(pool), n=3, cutoff=0.6)
+        if not close:
+            close = [names[lookup[c]] for c in difflib.get_close_matches(key, list(lookup), n=3, cutoff=0.75)]
+        candidates = [pool.get(c, c) for c in close]
+    if not candidates:
+        return ""
+    legal = list(legal)
+    ids = [lookup.get(n.lower()) for n in candidates]
+    shown = [f"{n} [{legal.index(a) + 1}]" if a in legal else n for n, a in zip(candidates, ids, strict=True)]
+    return "did you mean " + " or ".join(shown) + "?"
+
+
 def seat_names(rules: Rules, agents: Sequence[Agent | None], name: str) -> list[str]:
     """The human's name, and each bot's with its seat (and its side's relation to his)."""
     seat = [a is None for a in agents].index(True)
@@ -300,7 +325,7 @@ class _Session:
             return None
         a = self.lookup.get("_".join(cmd.lower().split()))
         if a is None:
-            hint = self.suggest(cmd, legal)
+            hint = suggest(cmd, legal, self.games.action_names)
             self.say(f"unknown move {cmd!r}" + (f": {hint}" if hint else " (type help for the commands)"))
             return None
         if a in legal:
@@ -308,34 +333,6 @@ class _Session:
         self.say(f"{self.games.action_names[a]} is not legal now: {self.words.why_illegal(self.games, a)}")
         self.say(self.moves_line(legal))
         return None
-
-    def suggest(self, text: str, legal: Sequence[int]) -> str:
-        """A "did you mean …" hint for input that is not a move name or command: the move it
-        names in other words, the legal moves that end in a card it names, else the closest
-        legal moves or commands."""
-        names = self.games.action_names
-        key = "_".join(text.replace("-", " ").split()).lower()
-        card = key.rpartition("_")[2].upper()
-        if key in self.lookup:  # a move's name, though not a legal one
-            candidates = [names[self.lookup[key]]]
-        else:
-            candidates = [names[a] for a in legal if names[a].upper().endswith("_" + card)]
-        if not candidates:
-            pool = {names[a].lower(): names[a] for a in legal} | {c: c for c in COMMANDS}
-            close = difflib.get_close_matches(key, list(pool), n=3, cutoff=0.6)
-            if not close:
-                everything = {n.lower(): n for n in names}
-                close = [
-                    everything[c] for c in difflib.get_close_matches(key, list(everything), n=3, cutoff=0.75)
-                ]
-            candidates = [pool.get(c, c) for c in close]
-        if not candidates:
-            return ""
-        ids = [self.lookup.get(n.lower()) for n in candidates]
-        shown = [
-            f"{n} [{legal.index(a) + 1}]" if a in legal else n for n, a in zip(candidates, ids, strict=True)
-        ]
-        return "did you mean " + " or ".join(shown) + "?"
 
     def confirmed(self, a: int, legal: list[int]) -> bool:
         """A move that would end the hand is played only when confirmed with ``y`` or by

@@ -41,7 +41,10 @@ def compiled(name: str) -> Callable:
     """A compiled function of the engine's compiled API (``random_playout``,
     ``sample_uniform``), resolved when called so that a ``--against`` worker reads
     the imported tree's."""
-    module: ModuleType = importlib.import_module("kanaszta_env.games.diszitett.compiled")
+    try:
+        module: ModuleType = importlib.import_module("kanaszta_env.games.diszitett.compiled")
+    except ModuleNotFoundError:  # a tree from before the games' folders
+        module = importlib.import_module("kanaszta_env.engine.compiled")
     return getattr(module, name)
 
 

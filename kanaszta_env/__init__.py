@@ -7,6 +7,7 @@ from . import (
 from .engine import GameBatch, IllegalActionError, StepResult
 from .envs import registration as _registration  # noqa: F401  (registers kanaszta_v0 and Kanaszta-v0)
 from .envs.aec import env, raw_env
+from .games import register_preset
 from .games.diszitett.actions import ACTION_NAMES, NUM_ACTIONS, action_from_name, action_name
 from .rules import Rules
 
@@ -21,5 +22,6 @@ __all__ = [
     "action_name",
     "env",
     "raw_env",
+    "register_preset",
 ]
 __version__ = "0.1.0"

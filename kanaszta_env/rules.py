@@ -66,7 +66,7 @@ class Rules:
             seat 0 (R2.3, C2.8).
 
     The classic keys (C0; ``None`` = the preset's value, see
-    :data:`kanaszta_env.rules_classic.CLASSIC_PRESETS`): ``six_player_sides``,
+    :data:`kanaszta_env.rules_classic.PRESET_SETTINGS`): ``six_player_sides``,
     ``red_three_draw_replaced``, ``opening_scope``, ``canasta_counts_for_opening``,
     ``wild_freeze``, ``pile_meld_same_turn``, ``wild_canastas``, ``black_three_meld``,
     ``black_three_in_hand``, ``red_threes_partial_penalty``, ``go_out_by_meld``,
@@ -150,8 +150,8 @@ class Rules:
 
     @property
     def spec(self) -> Variant:
-        """The game's compile-time spec: deck, deal, melds and score tables."""
-        return self.game.spec
+        """The compile-time spec the preset plays: deck, deal, melds and score tables."""
+        return self.game.spec_of(self.variant)
 
     def sides(self) -> tuple[int, ...]:
         """Side of every seat: partners share melds and score (C2, T2.1); each seat alone in Díszített."""

@@ -56,11 +56,17 @@ CLASSIC_PRESETS: dict[str, dict[str, Any]] = {
     },
 }
 CLASSIC_KEYS = tuple(CLASSIC_PRESETS["pl"])
-#: player counts of each preset (C2)
-CLASSIC_PLAYERS = {"pl": (2, 3, 4), "sk": (2, 3, 4, 5, 6)}
 #: C11.2 (sk, reconstructed): (lowest side total, minimum) in ascending order
 SK_SCHEDULE = ((-1_000_000, 15), (0, 50), (1500, 90), (3000, 120), (5000, 150))
 PL_OPENING = 80
+#: each preset's settings (:attr:`Game.presets`): its players (C2), its C0 keys, the scopes of
+#: the from-hand bonus it counts (C13.3) and its opening schedule (C11.2; None: a fixed minimum)
+PRESET_SETTINGS = {
+    "pl": {"players": (2, 3, 4), "keys": CLASSIC_PRESETS["pl"], "from_hand_scopes": ("table", "player"),
+           "opening_schedule": None},
+    "sk": {"players": (2, 3, 4, 5, 6), "keys": CLASSIC_PRESETS["sk"], "from_hand_scopes": ("meld",),
+           "opening_schedule": SK_SCHEDULE},
+}  # fmt: skip
 
 _CHOICES: dict[str, tuple[Any, ...]] = {
     "six_player_sides": ("2x3", "3x2"),
@@ -104,12 +110,12 @@ CC_FREE_UPCARD = CC_TARGET_STRICT + 1
 CC_END = CC_FREE_UPCARD + 1
 
 
-def resolve_classic(preset: str, given: dict[str, Any], players: int) -> dict[str, Any]:
-    """The classic keys of ``preset`` with the ``given`` (non-None) values, checked."""
-    if players not in CLASSIC_PLAYERS[preset]:
-        allowed = CLASSIC_PLAYERS[preset]
+def resolve_classic(preset: str, settings: Any, given: dict[str, Any], players: int) -> dict[str, Any]:
+    """The classic keys of ``preset`` (its ``settings``) with the ``given`` (non-None) values, checked."""
+    if players not in settings["players"]:
+        allowed = tuple(settings["players"])
         raise ValueError(f"num_players must be one of {allowed} for classic preset {preset!r}, got {players}")
-    out = dict(CLASSIC_PRESETS[preset])
+    out = dict(settings["keys"])
     for key, value in given.items():
         if value is None:
             continue
@@ -120,12 +126,11 @@ def resolve_classic(preset: str, given: dict[str, Any], players: int) -> dict[st
         elif isinstance(value, bool) or value not in choices:
             raise ValueError(f"{key} must be one of {choices}, got {value!r}")
         out[key] = value
-    if (out["from_hand_scope"] == "meld" and preset == "pl") or (
-        out["from_hand_scope"] != "meld" and preset == "sk"
-    ):
+    scopes = settings["from_hand_scopes"]
+    if out["from_hand_scope"] not in scopes:
         raise ValueError(
-            f"from_hand_scope {out['from_hand_scope']!r} is not a {preset} rule: "
-            "pl counts 'table' or 'player', sk 'meld'"
+            f"from_hand_scope {out['from_hand_scope']!r} is not a {preset} rule: {preset} counts "
+            + " or ".join(repr(s) for s in scopes)
         )
     return out
 

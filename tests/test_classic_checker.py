@@ -5,7 +5,7 @@
 here it is compared with the engine's mask on every state of seeded random games of
 both presets at every player count (C2), and on targeted positions built with
 ``tests/classic_helpers.table`` for conditions random play rarely reaches.
-``benchmarks/check_classic_masks.py`` runs the same comparison on 100,000+ states.
+``benchmarks/check_masks.py`` runs the same comparison on 100,000+ states.
 """
 
 from __future__ import annotations

@@ -1,19 +1,16 @@
 """Golden playthroughs: replay each recorded hand and compare the text exactly.
 
 Each file in ``tests/playthroughs/`` records a seeded hand state by state
-(``scripts/gen_playthroughs.py``; classic canasta's by
-``scripts/gen_playthroughs_classic.py``, Turkish kanasta's by
-``scripts/gen_playthroughs_turkish.py``). Replaying its actions from the seed must
+(``scripts/gen_playthroughs.py``, every game's, each game's part in
+``scripts/playthrough_games/<game>.py``). Replaying its actions from the seed must
 render the very same text, so any change in dealing, legality, transitions or
 scoring shows up here as a unified diff. If the change is intended, regenerate
-with ``python scripts/gen_playthroughs.py`` (``python
-scripts/gen_playthroughs_classic.py``) and review the diff of the files.
+with ``python scripts/gen_playthroughs.py`` and review the diff of the files.
 """
 
 from __future__ import annotations
 
 import difflib
-import importlib.util
 import sys
 from pathlib import Path
 
@@ -23,22 +20,14 @@ ROOT = Path(__file__).resolve().parent.parent
 MAX_DIFF_LINES = 150
 
 
-def _load_generator(name: str = "gen_playthroughs"):
-    """Import ``scripts/<name>.py`` (scripts/ is not a package)."""
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module  # dataclasses look the module up while it loads
-        spec.loader.exec_module(module)
-    return sys.modules[name]
+sys.path.insert(0, str(ROOT / "scripts"))  # scripts/ is not a package
+import gen_playthroughs as gen  # noqa: E402
+from playthrough_games.recorder import OUT_DIR, parse_actions, record, replayer  # noqa: E402
 
-
-gen = _load_generator()
-gen_classic = _load_generator("gen_playthroughs_classic")
-gen_turkish = _load_generator("gen_playthroughs_turkish")
-#: (generator, spec) of every golden file: Díszített's, classic canasta's and Turkish kanasta's
-CASES = [(g, spec) for g in (gen, gen_classic, gen_turkish) for spec in g.SPECS]
+#: (game module, spec) of every golden file
+CASES = [(g, spec) for g in gen.GAMES.values() for spec in g.SPECS]
 CASE_IDS = [spec.name for _, spec in CASES]
+disz, classic, turkish = gen.GAMES["diszitett"], gen.GAMES["classic"], gen.GAMES["turkish"]
 
 
 def _diff(expected: str, actual: str, path: Path) -> str:
@@ -56,13 +45,13 @@ def test_playthrough_replays_exactly(g, spec) -> None:
     """Replaying the recorded actions reproduces every rendered state (R1-R17, C1-C16)."""
     assert spec.path.exists(), f"{spec.path} is missing: run python scripts/gen_playthroughs.py"
     recorded = spec.path.read_text()
-    actions = g.parse_actions(recorded)
+    actions = parse_actions(recorded)
     assert actions, f"no actions recorded in {spec.path}"
-    replayed = g.record(spec, g.replayer(actions))
+    replayed = record(spec, replayer(actions), g.RENDERERS, g.LEGEND)
     if replayed != recorded:
         pytest.fail(
             f"{spec.path.name} no longer replays identically "
-            f"(regenerate with python scripts/{g.__name__}.py if intended):\n"
+            "(regenerate with python scripts/gen_playthroughs.py if intended):\n"
             + _diff(recorded, replayed, spec.path),
             pytrace=False,
         )
@@ -72,63 +61,62 @@ def test_playthrough_replays_exactly(g, spec) -> None:
 def test_playthrough_is_what_the_generator_writes(g, spec) -> None:
     """The policy in the generator, run from the file's seed, chooses the recorded actions."""
     recorded = spec.path.read_text()
-    generated = g.record(spec, g.policy(spec.seed))
-    assert g.parse_actions(generated) == g.parse_actions(recorded)
+    assert parse_actions(gen.generate(g, spec)) == parse_actions(recorded)
 
 
 def test_playthrough_folder_holds_exactly_the_specs() -> None:
     """No stale golden file survives a renamed or removed spec."""
-    on_disk = {p.name for p in gen.OUT_DIR.glob("*.txt")}
+    on_disk = {p.name for p in OUT_DIR.glob("*.txt")}
     assert on_disk == {spec.path.name for _, spec in CASES}
 
 
 def test_playthroughs_cover_pickups_melds_and_going_out() -> None:
     """Together the hands exercise R7 free pickups, R8 pile pickups, R12.5
     withdrawals, R13.2 wild moves, R10.6 heart aces and R14 going out."""
-    texts = [spec.path.read_text() for spec in gen.SPECS]
-    actions = [a for text in texts for a in gen.parse_actions(text)]
+    texts = [spec.path.read_text() for spec in disz.SPECS]
+    actions = [a for text in texts for a in parse_actions(text)]
     for needed in ("keep", "leave", "take_free", "take_pile", "withdraw", "lay_heart_ace"):
         assert needed in actions, needed
     assert any(a.startswith("lift_") for a in actions)
     assert any(a.startswith("place_on_") for a in actions)
     assert any("end: went out" in text for text in texts)
-    for spec, text in zip(gen.SPECS, texts, strict=True):
-        assert "take_pile" in gen.parse_actions(text), spec.name
+    for spec, text in zip(disz.SPECS, texts, strict=True):
+        assert "take_pile" in parse_actions(text), spec.name
         assert "phase over" in text, spec.name
 
 
 def test_replay_reports_divergence() -> None:
     """A recording whose action is illegal is cut at that point (the test would show it)."""
-    spec = gen.SPECS[0]
-    actions = gen.parse_actions(spec.path.read_text())
+    spec = disz.SPECS[0]
+    actions = parse_actions(spec.path.read_text())
     broken = [*actions[:3], "take_pile", *actions[4:]]
-    text = gen.record(spec, gen.replayer(broken))
+    text = record(spec, replayer(broken), disz.RENDERERS)
     assert text.rstrip().endswith("recorded action 'take_pile' is not legal here")
-    assert gen.parse_actions(text) == actions[:3]
+    assert parse_actions(text) == actions[:3]
 
 
 def test_classic_playthroughs_cover_pickups_melds_canastas_and_going_out() -> None:
     """The classic hands (pl and sk, four players) exercise C7 pile pickups, C5 melds,
     C5.8 withdrawals, C6 canastas, C12.5 the partner's answer (pl) and C12 going out."""
-    texts = {spec.variant: spec.path.read_text() for spec in gen_classic.SPECS}
+    texts = {spec.variant: spec.path.read_text() for spec in classic.SPECS}
     assert set(texts) == {"pl", "sk"}
     for variant, text in texts.items():
-        actions = gen_classic.parse_actions(text)
+        actions = parse_actions(text)
         assert "take_pile" in actions, variant
         assert any(a.startswith("meld_") for a in actions), variant
         assert "withdraw" in actions, variant
         assert "*): " in text, variant  # a canasta
         assert "end: went out" in text and "phase over" in text, variant
-    assert "ask" in gen_classic.parse_actions(texts["pl"])
+    assert "ask" in parse_actions(texts["pl"])
     assert "not meldable this turn" in texts["sk"]  # C7.6: the pile's cards wait a turn
 
 
 def test_turkish_playthrough_covers_pile_melds_fis_canastas_and_going_out() -> None:
     """The Turkish hand exercises T4.1 pile pickups, T9 openings, T9.6 a withdrawal, T8 a
     canasta, T11 a Fi taken and T13.1 going out."""
-    (spec,) = gen_turkish.SPECS
+    (spec,) = turkish.SPECS
     text = spec.path.read_text()
-    actions = gen_turkish.parse_actions(text)
+    actions = parse_actions(text)
     assert "take_pile" in actions and "withdraw" in actions
     assert any(a.startswith("new_") for a in actions) and any(a.startswith("add_") for a in actions)
     assert "[whole]" in text or "[half]" in text

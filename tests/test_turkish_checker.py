@@ -8,7 +8,7 @@ state the engine's mask, after every action the engine's state, and at every han
 ``hand_scores`` (and the rewards) are compared with the checker's. The play is biased
 (planned openings, cards that keep melds legal, tables seeded with a long run, a pair
 that waits to be forced) so that every event below happens; the counts are asserted so
-that the test cannot pass vacuously. ``benchmarks/check_turkish_masks.py`` runs the same
+that the test cannot pass vacuously. ``benchmarks/check_masks.py`` runs the same
 comparison on 100,000 states.
 """
 

@@ -97,21 +97,6 @@ def test_render_shows_pairs_and_hides_for_a_viewer():
     assert "Fi 1 on the table" in text
 
 
-def test_generated_turkish_pages_are_current():
-    """The pages scripts/gen_turkish_docs.py writes are up to date."""
-    import importlib.util
-    import sys
-    from pathlib import Path
-
-    script = Path(__file__).resolve().parents[1] / "scripts" / "gen_turkish_docs.py"
-    spec = importlib.util.spec_from_file_location("gen_turkish_docs", script)
-    gen = importlib.util.module_from_spec(spec)
-    sys.modules["gen_turkish_docs"] = gen
-    spec.loader.exec_module(gen)
-    for path, render in gen.PAGES:
-        assert path.read_text() == render(), f"{path.name} is stale: run python scripts/gen_turkish_docs.py"
-
-
 def test_kanaszta_train_says_not_yet():
     """Training (training.config) refuses Turkish kanasta, saying so; the action table has 1376 ids."""
     from training.config import TrainConfig

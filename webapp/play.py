@@ -18,7 +18,8 @@ from typing import Any
 import numpy as np
 
 from agents.base import Agent
-from agents.games.diszitett.explain import suggest, why_illegal
+from agents.games.diszitett.explain import why_illegal
+from agents.human import suggest
 from agents.records import GameRecord, final_scores, make_record
 from kanaszta_env import GameBatch, Rules
 from kanaszta_env.games.diszitett.actions import ACTION_NAMES, action_from_name
@@ -101,7 +102,9 @@ class PlaySession:
             try:
                 a = action_from_name(name)
             except ValueError:
-                hint = suggest(name, [int(x) for x in np.flatnonzero(trial.legal_mask()[0])])
+                hint = suggest(
+                    name, [int(x) for x in np.flatnonzero(trial.legal_mask()[0])], trial.action_names
+                )
                 raise ActionError(f"unknown move {name!r}" + (f": {hint}" if hint else ""), i, name) from None
             if not trial.legal_mask()[0, a]:
                 why = why_illegal(trial.state, self.rules, a)

@@ -6,6 +6,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from kanaszta_env.variants import shared_type  # absolute: the installed package's classes
+
 # controller codes (a code >= 0 is the index of a Python policy)
 EXTERNAL = -1
 RANDOM = -2
@@ -32,6 +34,9 @@ class Seats(NamedTuple):
     rng: np.ndarray  # (N,) uint64 per-game stream for the anchor draw and random seats
     core: np.ndarray  # (N,P) float64 scratch rewards of the core
     resets: np.ndarray  # (N,) int32 resets during this step
+
+
+Seats = shared_type(Seats)  # one type in every kernel copy
 
 
 def new_seats(n: int, players: int, obs_size: int, lineup: np.ndarray, num_actions: int) -> Seats:

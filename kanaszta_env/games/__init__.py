@@ -3,8 +3,9 @@
 ``get_game("classic")`` is the :class:`~.base.Game` of classic canasta;
 ``game_of_preset("pl")`` the game a preset plays; :func:`preset_names` every
 preset of every registered game, in registration order. A user's game (or a
-test's) is added with :func:`register_game` and is then accepted by
-``Rules(variant=<its preset>)`` and everything built on it.
+test's) is added with :func:`register_game`, a user's variant of a game with
+:func:`register_preset`; either is then accepted by ``Rules(variant=<its preset>)``
+and everything built on it.
 
 Agents by name (``"heuristic"``, ``"search:samples=8"``) live one layer up, in
 the ``agents`` package; :func:`make_named_agent` reaches them through the
@@ -19,6 +20,7 @@ from collections.abc import Callable
 from importlib.metadata import entry_points
 from typing import Any
 
+from ..variants import Variant, register_variant
 from .base import CAPABILITIES, Game
 from .classic import CLASSIC_GAME
 from .diszitett import DISZITETT_GAME
@@ -46,6 +48,38 @@ def register_game(game: Game) -> Game:
     for preset in game.presets:
         _PRESETS[preset] = game
     return game
+
+
+def register_preset(name: str, *, like: str, spec: Variant | None = None, **settings: Any) -> str:
+    """Add the preset ``name``: the game of the preset ``like`` with its settings, changed by
+    ``settings`` (e.g. ``players=(2, 4)``, Díszített's ``heart_aces``) and, with ``spec``, a
+    variant of its compile-time spec (e.g. ``dataclasses.replace(CLASSIC, name=...,
+    canasta_bonus=...)``: other score tables, card values, deal or meld sizes, compiled for
+    it; the deck, the seats and the rule set stay the game's).
+    ``Rules(variant=name)`` then plays it in every env, bot, tournament and position."""
+    game = game_of_preset(like)
+    if not isinstance(name, str) or not name:
+        raise ValueError(f"a preset's name must be a non-empty string, got {name!r}")
+    if name in _PRESETS:
+        raise ValueError(f"preset {name!r} already belongs to {_PRESETS[name].title}")
+    merged = {**game.presets[like], **settings}
+    base = game.spec_of(like)
+    if spec is not None:
+        if not isinstance(spec, Variant):
+            raise TypeError(f"spec must be a Variant, got {type(spec).__name__}")
+        kept = ("rule_set", "meld_family", "type_copies", "player_counts", "partnerships")
+        changed = [k for k in kept if getattr(spec, k) != getattr(base, k)]
+        if changed:  # the layouts of observations and positions follow the game's deck and seats
+            raise ValueError(f"spec {spec.name!r} must keep {game.title}'s {', '.join(changed)}")
+        register_variant(spec)
+        merged["spec"] = spec
+    players = tuple(merged["players"])
+    allowed = merged.get("spec", base).player_counts
+    if not players or any(p not in allowed for p in players) or merged["default_players"] not in players:
+        raise ValueError(f"players {players} (default {merged['default_players']}) must be among {allowed}")
+    game.add_preset(name, merged)
+    _PRESETS[name] = game
+    return name
 
 
 def get_game(name: str) -> Game:
@@ -101,5 +135,6 @@ __all__ = [
     "make_named_agent",
     "preset_names",
     "register_game",
+    "register_preset",
     "set_agent_factory",
 ]

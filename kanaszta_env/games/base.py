@@ -42,7 +42,8 @@ class Game:
     #: registry key, also the spec's name
     name: ClassVar[str]
     #: preset name -> its settings: ``players`` (accepted counts), ``default_players``,
-    #: optionally ``table_players`` (the CLI's and web app's table when none is asked for),
+    #: optionally ``table_players`` (the CLI's and web app's table when none is asked for)
+    #: and ``spec`` (a variant of the game's spec, e.g. a user's, :func:`register_preset`),
     #: and the game's own keys (read by the game's hooks only)
     presets: ClassVar[Mapping[str, Mapping[str, Any]]]
     #: the game's own :class:`~kanaszta_env.rules.Rules` fields (``None`` = the preset's value)
@@ -82,6 +83,14 @@ class Game:
         if capability not in CAPABILITIES:
             raise ValueError(f"unknown capability {capability!r}: one of {CAPABILITIES}")
         return capability in self.capabilities
+
+    def spec_of(self, preset: str) -> Variant:
+        """The compile-time spec ``preset`` plays: its own, or the game's."""
+        return self.presets[preset].get("spec", self.spec)
+
+    def add_preset(self, name: str, settings: Mapping[str, Any]) -> None:
+        """Add the preset ``name`` (:func:`kanaszta_env.games.register_preset` checks it)."""
+        self.presets = MappingProxyType({**self.presets, name: MappingProxyType(dict(settings))})
 
     def player_counts(self, preset: str) -> tuple[int, ...]:
         """The numbers of players ``preset`` is played by."""

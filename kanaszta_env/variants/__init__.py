@@ -6,6 +6,8 @@ kernels are compiled once per variant (:func:`kanaszta_env.engine.kernels_for`).
 
 from __future__ import annotations
 
+import importlib
+
 from .classic import CLASSIC
 from .diszitett import DISZITETT
 from .spec import MELD_FAMILIES, Variant
@@ -42,10 +44,23 @@ def bind_package(package: str, variant: Variant) -> None:
     _COMPILED[package] = variant
 
 
-def variant_of_module(module_name: str) -> Variant:
-    """The variant a kernel module compiles, from the package it was imported under."""
-    root = module_name.split(".")[0]
-    return _COMPILED.get(root, DEFAULT_VARIANT)
+def shared_type(cls: type) -> type:
+    """``cls`` as the installed package defines it. A kernel copy (one per variant) defines its
+    state and view tuples afresh; sharing the installed package's classes keeps one numba type
+    per tuple, so code compiled outside the copies (bots, tools) never caches a signature that
+    names a copy's module, which a later process could not import."""
+    root, _, rest = cls.__module__.partition(".")
+    if root == "kanaszta_env":
+        return cls
+    return getattr(importlib.import_module(f"kanaszta_env.{rest}"), cls.__qualname__)
+
+
+def variant_of_module(module_name: str, base: Variant | None = None) -> Variant:
+    """The variant a kernel module compiles, from the package it was imported under; with
+    ``base``, that variant if it plays ``base``'s rule set (a user's variant of the game),
+    else ``base`` (a game's modules imported beside another game's kernels)."""
+    variant = _COMPILED.get(module_name.split(".")[0], DEFAULT_VARIANT)
+    return variant if base is None or variant.rule_set == base.rule_set else base
 
 
 __all__ = [

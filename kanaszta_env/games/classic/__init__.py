@@ -15,8 +15,8 @@ class Classic(Game):
 
     name = "classic"
     presets = {  # noqa: RUF012 - frozen by Game.__init__
-        preset: {"players": RC.CLASSIC_PLAYERS[preset], "default_players": 2, "table_players": 4}
-        for preset in ("pl", "sk")
+        preset: {**settings, "default_players": 2, "table_players": 4}
+        for preset, settings in RC.PRESET_SETTINGS.items()
     }
     options = RC.CLASSIC_KEYS
     capabilities = frozenset({"training"})
@@ -33,11 +33,12 @@ class Classic(Game):
         return out
 
     def validate(self, rules) -> dict[str, Any]:
-        keys = RC.resolve_classic(rules.variant, self._keys(rules), rules.num_players)
+        settings = self.presets[rules.variant]
+        keys = RC.resolve_classic(rules.variant, settings, self._keys(rules), rules.num_players)
         if not 0 <= rules.opening_minimum <= 1000:
             raise ValueError(f"opening_minimum must be in 0..1000, got {rules.opening_minimum!r}")
-        if rules.variant == "sk" and rules.opening_schedule is None:
-            keys["opening_schedule"] = RC.SK_SCHEDULE  # C11.2
+        if rules.opening_schedule is None and settings["opening_schedule"] is not None:
+            keys["opening_schedule"] = settings["opening_schedule"]  # sk's C11.2
         return keys
 
     def check_schedule_minimum(self, minimum: int) -> None:

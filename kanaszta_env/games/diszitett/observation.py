@@ -4,7 +4,7 @@ the kernel writes them) and the batched encoder and decoder.
 Each player's vector covers his hand, the table, the cards publicly known to be in
 other hands, the discard pile, the known bottom of the stock and the state of the
 turn. ``docs/observation.md`` is generated from the pieces
-(``scripts/gen_observation_doc.py``) and a test checks the kernel against them piece
+(``scripts/gen_docs.py``) and a test checks the kernel against them piece
 by piece; unbounded counts are scaled and clipped as each meaning says.
 """
 

@@ -11,6 +11,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from kanaszta_env.variants import shared_type  # absolute: the installed package's classes
+
 from ....cards import NUM_TYPES
 from ....core.common import (
     END_EXHAUSTED as END_EXHAUSTED,
@@ -86,6 +88,9 @@ class ClassicState(NamedTuple):
     pickup_rest: np.ndarray  # (B,) int16 cards under T waiting to come into the hand
     pile_locked: np.ndarray  # (B,53) int8 pile cards not meldable this turn (sk, C7.6)
     asked: np.ndarray  # (B,) int8 ASKED_*
+
+
+ClassicState = shared_type(ClassicState)  # one type in every kernel copy
 
 
 def new_classic_state(batch_size: int, num_players: int) -> ClassicState:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from kanaszta_env.variants.classic import CLASSIC  # absolute: the one spec object
+from kanaszta_env.variants import CLASSIC as _BASE, variant_of_module  # absolute: the one registry
 
 from ....cards import (
     GROUP_SLOTS,
@@ -19,6 +19,7 @@ from ....cards import (
     card_type,
 )
 
+CLASSIC = variant_of_module(__name__, _BASE)  # this copy's variant of classic canasta
 MAX_SEATS = 6
 MAX_DECK = CLASSIC.deck_size  # 162 (C1.1)
 NUM_NATURAL = 11  # natural rank groups A 4 5 ... K (cards.NATURAL_RANKS order)

@@ -11,6 +11,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from kanaszta_env.variants import shared_type  # absolute: the installed package's classes
+
 from ....cards import GROUP_SLOTS, NUM_GROUPS, NUM_TYPES
 from ....core.common import (
     END_EXHAUSTED as END_EXHAUSTED,
@@ -95,6 +97,9 @@ class State(NamedTuple):
     pickup_size: np.ndarray  # (B,) int16 cards taken in a penalised pickup (R8.4)
     pickup_card: np.ndarray  # (B,) int8 the top card of a penalised pickup
     pickup_from_hand: np.ndarray  # (B,) int8 hand cards melded into its group (R8.1)
+
+
+State = shared_type(State)  # one type in every kernel copy
 
 
 def new_state(batch_size: int, num_players: int) -> State:

@@ -31,6 +31,8 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from kanaszta_env.variants import shared_type  # absolute: the installed package's classes
+
 from ....cards import (
     GROUP_SLOTS,
     HEART_ACE,
@@ -126,6 +128,9 @@ class View(NamedTuple):
     def rows(self, index: np.ndarray | slice) -> View:
         """The rows ``index`` of a batched view (copies for an index array)."""
         return View(*(a[index] for a in self))
+
+
+View = shared_type(View)  # one type in every kernel copy
 
 
 #: fields of shape (P,): heart_aces, red_three_debt, twins, hand_size, opened, free, total,

@@ -13,7 +13,7 @@ from ....engine import GameBatch
 from ....position.cardlists import from_counts, from_rows, row
 from ....position.fields import counts
 from ..invariants import conservation_errors
-from ..kernels.state import FREE_NAMES, NO_CARD, PHASE_NAMES, State, new_state
+from ..kernels.state import FREE_NAMES, NO_CARD, PHASE_NAMES, State
 from .schema import END_NAMES, PICKUP_NAMES
 
 
@@ -21,14 +21,14 @@ from .schema import END_NAMES, PICKUP_NAMES
 def to_games(c: dict) -> GameBatch:
     """A batch of one game holding the parsed position ``c``; raises ``ValueError``
     if its cards do not add up to the deck (R1.1)."""
-    s = new_state(1, c["num_players"])
+    games = GameBatch(c["rules"], 1)
+    s = games.state  # the state type of the kernels the rules compile (a preset's own variant too)
     _write_players(s, c)
     _write_table(s, c)
     _write_turn(s, c)
     errors = conservation_errors(s, 0)
     if errors:
         raise ValueError("the cards do not add up to the 112-card deck: " + "; ".join(errors))
-    games = GameBatch(c["rules"], 1)
     games.state = s
     return games
 

@@ -12,6 +12,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from kanaszta_env.variants import shared_type  # absolute: the installed package's classes
+
 from ....cards import NUM_TYPES
 from ....core.common import (
     END_EXHAUSTED as END_EXHAUSTED,
@@ -75,6 +77,9 @@ class TurkishState(NamedTuple):
     cp_size: np.ndarray  # (B,MELDS) int8
     cp_count: np.ndarray  # (B,) int8
     changed: np.ndarray  # (B,) int8 cards laid since the checkpoint (withdrawable)
+
+
+TurkishState = shared_type(TurkishState)  # one type in every kernel copy
 
 
 def new_turkish_state(batch_size: int, num_players: int = PLAYERS) -> TurkishState:

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from kanaszta_env.variants.turkish import TURKISH  # absolute: the one spec object
+from kanaszta_env.variants import TURKISH as _BASE, variant_of_module  # absolute: the one registry
 
 from ....cards import JOKER, NUM_TYPES, RANK_2, card_type
 from ..actions import MAX_MELDS, NEW_TYPES
 
+TURKISH = variant_of_module(__name__, _BASE)  # this copy's variant of Turkish kanasta
 DECK = TURKISH.deck_size  # 106 (T1.1)
 PACKET = TURKISH.deal_others  # 11 cards in every hand and Fi (T3.1)
 NUM_FIS = 2  # T3.2
