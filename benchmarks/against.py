@@ -41,10 +41,14 @@ def compiled(name: str) -> Callable:
     """A compiled function of the engine's compiled API (``random_playout``,
     ``sample_uniform``), resolved when called so that a ``--against`` worker reads
     the imported tree's."""
-    try:
-        module: ModuleType = importlib.import_module("kanaszta_env.games.diszitett.compiled")
-    except ModuleNotFoundError:  # a tree from before the games' folders
-        module = importlib.import_module("kanaszta_env.engine.compiled")
+    import kanaszta_env
+
+    # a tree from before the games' folders has it in the engine (asked of the tree's files: an
+    # editable install would otherwise lend this tree's module to an older one)
+    here = Path(kanaszta_env.__file__).parent / "games" / "diszitett" / "compiled.py"
+    module: ModuleType = importlib.import_module(
+        "kanaszta_env.games.diszitett.compiled" if here.exists() else "kanaszta_env.engine.compiled"
+    )
     return getattr(module, name)
 
 
