@@ -22,10 +22,8 @@ from ....rules_classic import (
 from .deal import start_hand
 from .melds import canasta_bonuses, has_canasta, melded_value, size
 from .state import END_EXHAUSTED, END_OUT, END_TRUNCATED, OUT_MELD, PHASE_OVER
-from .tables import BLACK_TYPES, CANASTA, NUM_MELDS, VALUE
+from .tables import BLACK_TYPES, CANASTA, MANY_RED_THREES, NUM_MELDS, RED_THREE_EACH, VALUE
 
-#: C9.4: four, five and six red threes (five and six: sk's 162 cards)
-_MANY_RED_THREES = np.array([800, 1000, 1200], dtype=np.int64)
 #: scope codes of Rules.from_hand_scope
 _SCOPE_TABLE, _SCOPE_PLAYER, _SCOPE_MELD = 0, 1, 2
 
@@ -35,7 +33,7 @@ def red_three_score(count: int, canasta: bool, partial_penalty: bool) -> int:
     """C9.4: red threes of a side."""
     if count == 0:
         return 0
-    value = 100 * count if count < 4 else _MANY_RED_THREES[min(count, 6) - 4]
+    value = RED_THREE_EACH * count if count < 4 else MANY_RED_THREES[min(count, 6) - 4]
     if canasta:
         return value
     if count >= 4 or partial_penalty:

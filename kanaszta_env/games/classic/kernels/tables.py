@@ -78,3 +78,6 @@ for _t in range(NUM_TYPES):
 # canasta kinds (C6.1), read from the composition (C6.2)
 KIND_NONE, KIND_MIXED, KIND_NATURAL, KIND_WILD_TWOS, KIND_WILD_JOKER = 0, 1, 2, 3, 4
 CANASTA_BONUS = np.array(CLASSIC.canasta_bonus, dtype=np.int32)
+# red threes of a side (C9.4): each, and four, five, six of them (five and six: sk's 162 cards)
+RED_THREE_EACH = CLASSIC.red_three_each
+MANY_RED_THREES = np.array([CLASSIC.all_red_threes, 1000, 1200], dtype=np.int64)

@@ -14,6 +14,7 @@ from .tables import (
     FI_BONUS,
     FORCED_OWED,
     FORCED_PENALTY,
+    GOING_OUT,
     NO_FI_PENALTY,
     NUM_FIS,
     PAIRS,
@@ -22,8 +23,6 @@ from .tables import (
     TARGET_STEP,
     VALUE,
 )
-
-GOING_OUT = 50  # T14.3
 
 
 @njit(cache=True)

@@ -50,6 +50,7 @@ for _i, _t in enumerate(NEW_TYPES):
 KIND_NONE, KIND_HALF, KIND_WHOLE, KIND_FULL = 0, 1, 2, 3
 KIND_NAMES = ("none", "half", "whole", "full")
 CANASTA_BONUS = np.array(TURKISH.canasta_bonus, dtype=np.int32)
+GOING_OUT = TURKISH.going_out  # T14.3
 
 # forced canasta opening of a pair (T12)
 FORCED_NO, FORCED_OWED, FORCED_DONE = 0, 1, 2
