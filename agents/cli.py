@@ -177,11 +177,6 @@ def _table_players(preset: str) -> int:
 
 def run(args: argparse.Namespace) -> int:
     """Execute a parsed ``tournament`` or ``play`` command; returns an exit code."""
-    if args.command == "watch" and not game_of_preset(args.variant).has("watch"):
-        raise UsageError(
-            f"kanaszta {args.command} plays Díszített kanaszta only for now; {args.variant} "
-            f"has the envs, the bots and kanaszta tournament --variant {args.variant}"
-        )
     if args.command == "tournament":
         return _tournament(args)
     if args.command == "play":
@@ -277,8 +272,10 @@ def _watch(args: argparse.Namespace) -> int:
     from .registry import make_agent
     from .watch import Show, watch
 
-    if not 2 <= len(args.agents) <= 4:
-        raise UsageError(f"watch needs 2 to 4 agents (one per seat), got {len(args.agents)}")
+    counts = game_of_preset(args.variant).player_counts(args.variant)
+    if len(args.agents) not in counts:
+        raise UsageError(f"watch needs one agent per seat, {counts} of them for {args.variant}; "
+                         f"got {len(args.agents)}")  # fmt: skip
     _check_output(args.record, "--record")
     rules = _rules(args, len(args.agents))
     agents = [make_agent(spec, rules, seed=q) for q, spec in enumerate(args.agents)]

@@ -62,13 +62,17 @@ class HumanGame:
 class TerminalWords:
     """What a game says at the terminal; each method's default fits every game."""
 
-    def __init__(self, rules: Rules, names: Sequence[str], seat: int) -> None:
+    def __init__(self, rules: Rules, names: Sequence[str], seat: int | None) -> None:
+        """``seat``: the human's, or ``None`` for a spectator who sees every hand."""
         self.rules, self.names, self.seat = rules, list(names), seat
 
     def rules_text(self) -> str:
         r = self.rules
+        text = f"{r.spec.title}, preset {r.variant}, {r.num_players} players"
+        if self.seat is None:  # a spectator (kanaszta watch, replay)
+            return text
         side = f", side {r.sides()[self.seat]}" if r.partnerships else ""
-        return f"{r.spec.title}, preset {r.variant}, {r.num_players} players; you are seat {self.seat}{side}"
+        return f"{text}; you are seat {self.seat}{side}"
 
     def before(self, games: GameBatch) -> object:
         """What :meth:`told` compares with, taken before an action."""

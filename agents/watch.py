@@ -1,9 +1,10 @@
 """Watching games in the terminal: bots playing a hand (``kanaszta watch``) and a
 recorded game played back (``kanaszta replay``).
 
-Both tell the game a turn per line with the narration of the terminal game
-(:mod:`agents.games.diszitett.narrate`, public information only) and show the table from a
-spectator's seat (every hand open, :func:`kanaszta_env.envs.render.render_table`).
+Both tell the game with the words of the terminal game (the game's
+:class:`~agents.human.TerminalWords` from a spectator's seat: Díszített kanaszta's narration,
+a turn per line from public information; the other games' moves by name) and show the
+table from a spectator's seat (every hand open, :func:`kanaszta_env.envs.render.render_table`).
 ``watch`` pauses ``speed`` seconds after each turn; ``replay`` waits for Enter
 after each turn (``a`` runs to the end, ``q`` stops) unless a speed is given.
 """
@@ -20,12 +21,8 @@ import numpy as np
 
 from kanaszta_env import GameBatch, Rules
 from kanaszta_env.envs.render import render_table
-from kanaszta_env.games.diszitett.actions import action_from_name
 
 from .base import Agent
-from .games.diszitett.explain import rules_text
-from .games.diszitett.narrate import Narrator, snapshot, went_out
-from .games.diszitett.scoresheet import going_out_bonus, score_breakdown
 from .records import GameRecord, final_scores, make_record, start_game
 
 
@@ -62,20 +59,21 @@ class Show:
 
 
 class _Teller:
-    """Steps one game, tells each turn and keeps the going-out bonus for the scoring."""
+    """Steps one game and tells it in its game's words, from a spectator's seat."""
 
     def __init__(self, games: GameBatch, names: Sequence[str], show: Show) -> None:
+        from .registry import terminal_words
+
         self.games = games
         self.names = list(names)
         self.show = show
-        self.narrator = Narrator(games.rules, self.names, viewer=None)
-        self.out_bonus: dict[int, int] = {}
+        self.words = terminal_words(games.rules)(games.rules, self.names, None)
         self.history: list[int] = []
 
     def start(self, heading: str) -> None:
         """The heading, the rules and the table before the first move."""
         self.show.say(heading)
-        self.show.say(rules_text(self.games.rules))
+        self.show.say(self.words.rules_text())
         self.show.say(self.table())
 
     def table(self) -> str:
@@ -84,16 +82,14 @@ class _Teller:
 
     def play(self, a: int) -> bool:
         """Apply ``a``; tell the lines it completes. False if the viewer stops."""
-        before = snapshot(self.games.state)
+        before = self.words.before(self.games)
         self.games.step(np.array([a]))
         self.history.append(a)
-        if went_out(before, a):
-            self.out_bonus[int(before.to_move[0])] = going_out_bonus(before)
-        lines = self.narrator.step(before, snapshot(self.games.state), a)
-        return self.tell(lines)
+        return self.tell(self.words.told(before, self.games, a))
 
     def tell(self, lines: list[str]) -> bool:
-        """Print ``lines``; after a turn, the table if asked and the pause. False to stop."""
+        """Print ``lines`` (a turn, or a move in a game told move by move); then the table if
+        asked and the pause. False to stop."""
         for line in lines:
             self.show.say(line)
         if not lines or self.games.done[0]:
@@ -104,12 +100,11 @@ class _Teller:
 
     def finish(self) -> None:
         """The final table and the scoring of the hand."""
-        self.tell(self.narrator.flush())
+        self.tell(self.words.flush())
         self.show.say()
         self.show.say(self.table())
         if self.games.rules.episode == "hand" and self.games.done[0]:
-            text, _ = score_breakdown(self.games, self.names, self.out_bonus)
-            self.show.say(text)
+            self.show.say(self.words.score_sheet(self.games)[0])
         scores = final_scores(self.games)
         ranking = sorted(range(len(scores)), key=lambda q: -scores[q])
         self.show.say("result: " + ", ".join(f"{self.names[q]} {scores[q]}" for q in ranking))
@@ -150,10 +145,13 @@ def replay_record(record: GameRecord, show: Show) -> bool:
     teller = _Teller(games, names, show)
     deal = f"seed {record.seed}" if record.seed is not None else "a saved position"
     teller.start(f"replaying {len(record.actions)} actions from {deal}: {', '.join(names)}")
+    ids = {n.lower(): a for a, n in enumerate(games.action_names)}  # the game's own names
     for i, name in enumerate(record.actions):
         if games.done[0]:
             raise ValueError(f"the game ended before action {i} ({name!r}) of the record")
-        if not teller.play(action_from_name(name)):
+        if str(name).lower() not in ids:
+            raise ValueError(f"unknown action name {name!r} (action {i} of the record)")
+        if not teller.play(ids[str(name).lower()]):
             show.say(f"stopped after action {i + 1} of {len(record.actions)}")
             return False
     teller.finish()

@@ -87,12 +87,19 @@ def test_registry_and_bot_setup_errors_name_the_problem():
         ClassicHeuristicBot(Rules())
 
 
-def test_cli_tournament_classic_and_watch_refused(capsys):
+def test_cli_tournament_and_watch_of_classic(capsys, tmp_path):
     code = kanaszta(["tournament", "random", "heuristic", "--variant", "sk", "--deals", "4", "--no-progress",
                      "--bootstrap", "0"])  # fmt: skip
     assert code == 0 and "random vs heuristic" in capsys.readouterr().out
-    assert kanaszta(["watch", "random", "random", "--variant", "pl"]) == 2
-    assert "Díszített kanaszta only" in capsys.readouterr().err
+    record = tmp_path / "game.json"
+    assert (
+        kanaszta(["watch", *["heuristic"] * 4, "--variant", "pl", "--seed", "3", "--record", str(record)])
+        == 0
+    )
+    told = capsys.readouterr().out
+    assert "Classic canasta, preset pl, 4 players" in told and "heuristic (seat 2) plays" in told
+    assert "result: " in told and kanaszta(["replay", str(record), "--speed", "0"]) == 0
+    assert "result: " in capsys.readouterr().out
     assert (
         kanaszta(
             ["play", "--variant", "pl", "--players", "4", "--opponent", "random", "--opponent", "random"]

@@ -97,7 +97,7 @@ def test_play_record_can_be_replayed(capsys, tmp_path: Path, monkeypatch) -> Non
 @pytest.mark.parametrize(
     ("argv", "words"),
     [
-        (["watch", "random"], ["2 to 4 agents", "got 1"]),
+        (["watch", "random"], ["one agent per seat", "got 1"]),
         (["watch", "random", "greedy", "--speed", "-1"], ["--speed", "non-negative number"]),
         (["watch", "random", "greedy", "--speed", "fast"], ["--speed", "'fast'"]),
         (["watch", "random", "nosuchbot"], ["unknown agent", "'nosuchbot'"]),

@@ -27,9 +27,8 @@ if TYPE_CHECKING:  # the layers above import the games, never the reverse at imp
 #: what a game may offer beyond the rules and the envs every game has:
 #: ``views`` structured seat views and the compiled bots built on them;
 #: ``rank_melds`` the VecEnv's one-action-per-meld layer; ``training`` the
-#: learner's shaping and features; ``webapp`` a table in ``kanaszta serve``;
-#: ``watch`` ``kanaszta watch``
-CAPABILITIES = ("views", "rank_melds", "training", "webapp", "watch")
+#: learner's shaping and features; ``webapp`` a table in ``kanaszta serve``
+CAPABILITIES = ("views", "rank_melds", "training", "webapp")
 
 
 class Game:

@@ -20,7 +20,7 @@ class Diszitett(Game):
         "2003-02": {"players": (2, 3, 4), "default_players": 2, "heart_aces": True},  # R10.6
         "2003-01": {"players": (2, 3, 4), "default_players": 2, "heart_aces": False},
     }
-    capabilities = frozenset({"views", "rank_melds", "training", "webapp", "watch"})
+    capabilities = frozenset({"views", "rank_melds", "training", "webapp"})
     default_target = 10_000  # R18.2
 
     @property
