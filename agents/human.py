@@ -62,6 +62,10 @@ class HumanGame:
 class TerminalWords:
     """What a game says at the terminal; each method's default fits every game."""
 
+    #: whether :meth:`told` speaks in whole turns (else move by move: a spectator's pause
+    #: waits for the turn to pass)
+    tells_turns = False
+
     def __init__(self, rules: Rules, names: Sequence[str], seat: int | None) -> None:
         """``seat``: the human's, or ``None`` for a spectator who sees every hand."""
         self.rules, self.names, self.seat = rules, list(names), seat

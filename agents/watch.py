@@ -82,17 +82,18 @@ class _Teller:
 
     def play(self, a: int) -> bool:
         """Apply ``a``; tell the lines it completes. False if the viewer stops."""
+        mover, turn = int(self.games.to_move[0]), int(self.games.state.turn[0])
         before = self.words.before(self.games)
         self.games.step(np.array([a]))
         self.history.append(a)
-        return self.tell(self.words.told(before, self.games, a))
+        turned = int(self.games.to_move[0]) != mover or int(self.games.state.turn[0]) != turn
+        return self.tell(self.words.told(before, self.games, a), turned or self.words.tells_turns)
 
-    def tell(self, lines: list[str]) -> bool:
-        """Print ``lines`` (a turn, or a move in a game told move by move); then the table if
-        asked and the pause. False to stop."""
+    def tell(self, lines: list[str], turned: bool = True) -> bool:
+        """Print ``lines``; after a turn, the table if asked and the pause. False to stop."""
         for line in lines:
             self.show.say(line)
-        if not lines or self.games.done[0]:
+        if not lines or not turned or self.games.done[0]:
             return True
         if self.show.table:
             self.show.say(self.table())

@@ -92,10 +92,8 @@ def test_cli_tournament_and_watch_of_classic(capsys, tmp_path):
                      "--bootstrap", "0"])  # fmt: skip
     assert code == 0 and "random vs heuristic" in capsys.readouterr().out
     record = tmp_path / "game.json"
-    assert (
-        kanaszta(["watch", *["heuristic"] * 4, "--variant", "pl", "--seed", "3", "--record", str(record)])
-        == 0
-    )
+    watch = ["watch", *["heuristic"] * 4, "--variant", "pl", "--seed", "3", "--speed", "0"]
+    assert kanaszta([*watch, "--record", str(record)]) == 0
     told = capsys.readouterr().out
     assert "Classic canasta, preset pl, 4 players" in told and "heuristic (seat 2) plays" in told
     assert "result: " in told and kanaszta(["replay", str(record), "--speed", "0"]) == 0
