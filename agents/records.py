@@ -10,6 +10,7 @@ document instead, whose ``rng`` field carries the stream on.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -92,18 +93,29 @@ def final_scores(games: GameBatch) -> list[int]:
     return [int(x) for x in scores]
 
 
+def record_actions(record: GameRecord, games: GameBatch) -> Iterator[tuple[int, int]]:
+    """``(i, action id)`` of the record's actions in the game's own names (any case), each
+    checked when it is reached: ``games`` (stepped by the caller) must not have ended, and
+    the name must be an action of its game; ``ValueError`` otherwise."""
+    ids = {n.lower(): a for a, n in enumerate(games.action_names)}
+    for i, name in enumerate(record.actions):
+        if games.done[0]:
+            raise ValueError(f"the game ended before action {i} ({name!r}) of the record")
+        if not isinstance(name, str) or name.lower() not in ids:
+            raise ValueError(
+                f"unknown action name {name!r}: action {i} of the record is not one of "
+                f"{games.rules.variant}'s actions"
+            )
+        yield i, ids[name.lower()]
+
+
 def replay(record: GameRecord, check: bool = True) -> GameBatch:
     """Replay a record action by action (each must be legal) and return the
     final game. With ``check``, the game must end where the record ends and
     with the recorded scores; ``ValueError`` says what differs."""
     games = start_game(record)
-    ids = {n.lower(): a for a, n in enumerate(games.action_names)}  # the game's own action names
-    for i, name in enumerate(record.actions):
-        if games.done[0]:
-            raise ValueError(f"the game ended before action {i} ({name!r}) of the record")
-        if not isinstance(name, str) or name.lower() not in ids:
-            raise ValueError(f"action {i} of the record, {name!r}, is not an action of {games.rules.variant}")
-        games.step(np.array([ids[name.lower()]]))
+    for _, action in record_actions(record, games):
+        games.step(np.array([action]))
     if check:
         if not games.done[0]:
             raise ValueError(f"the game is not over after the record's {len(record.actions)} actions")

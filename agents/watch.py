@@ -23,7 +23,7 @@ from kanaszta_env import GameBatch, Rules
 from kanaszta_env.envs.render import render_table
 
 from .base import Agent
-from .records import GameRecord, final_scores, make_record, start_game
+from .records import GameRecord, final_scores, make_record, record_actions, start_game
 
 
 @dataclass
@@ -146,13 +146,8 @@ def replay_record(record: GameRecord, show: Show) -> bool:
     teller = _Teller(games, names, show)
     deal = f"seed {record.seed}" if record.seed is not None else "a saved position"
     teller.start(f"replaying {len(record.actions)} actions from {deal}: {', '.join(names)}")
-    ids = {n.lower(): a for a, n in enumerate(games.action_names)}  # the game's own names
-    for i, name in enumerate(record.actions):
-        if games.done[0]:
-            raise ValueError(f"the game ended before action {i} ({name!r}) of the record")
-        if str(name).lower() not in ids:
-            raise ValueError(f"unknown action name {name!r} (action {i} of the record)")
-        if not teller.play(ids[str(name).lower()]):
+    for i, action in record_actions(record, games):
+        if not teller.play(action):
             show.say(f"stopped after action {i + 1} of {len(record.actions)}")
             return False
     teller.finish()

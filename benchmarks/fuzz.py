@@ -119,16 +119,13 @@ def fuzz_rules(rules: Rules, decisions: int, batch: int, meld_bias: float, chunk
     """Fuzz ``rules`` for at least ``decisions`` decisions; returns the counts."""
     kernels = kernels_for(rules.spec)
     player = coverage_player(rules, kernels)
-    fuzz = make_fuzz(kernels.ruleset, player)
+    fuzz = make_fuzz(kernels.ruleset, _never if player is None else player)
     games = GameBatch(rules, batch_size=batch)
     seed = 1000 * rules.num_players + len(rules.variant)
     games.reset(seed=seed)
     seeds = np.arange(batch, dtype=np.uint64) + np.uint64(seed)
     rng = np.arange(batch, dtype=np.uint64) * np.uint64(2654435761) + np.uint64(99)
     bias = np.where(np.arange(batch) % 2 == 0, meld_bias if player is not None else 0.0, 0.0)
-    if player is None:
-        player = _never
-        fuzz = make_fuzz(kernels.ruleset, player)
     failures = np.zeros(len(FAILURES), dtype=np.int64)
     ends = np.zeros(len(END_NAMES), dtype=np.int64)
     stats = np.zeros(2, dtype=np.int64)

@@ -1,6 +1,6 @@
 """What every game's rule set shares: the codes of how a hand ended, a hand's card count,
-and the opening minimum the config vector sets for a player (a fixed minimum, or a
-schedule by his total)."""
+the opening minimum the config vector sets for a player (a fixed minimum, or a
+schedule by his total), and a pile taken whole into a hand."""
 
 from __future__ import annotations
 
@@ -38,3 +38,14 @@ def hand_size(hand: np.ndarray) -> int:
     for t in range(NUM_TYPES):
         total += hand[t]
     return total
+
+
+@njit(cache=True, inline="always")
+def pile_to_hand(s, b: int, p: int) -> None:
+    """The whole discard pile of game ``b`` joins player ``p``'s hand, every card of it known
+    to the table (it lay face up)."""
+    for i in range(s.pile_len[b]):
+        t = s.pile[b, i]
+        s.hand[b, p, t] += 1
+        s.known[b, p, t] += 1
+    s.pile_len[b] = 0

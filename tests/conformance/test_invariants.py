@@ -13,11 +13,9 @@ import numpy as np
 from kanaszta_env import GameBatch
 from kanaszta_env.engine.kernels import kernels_for
 
+from .test_envs import random_actions
+
 BATCH = 6
-
-
-def random_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    return (rng.random(mask.shape) * mask).argmax(axis=1)
 
 
 def test_invariants_under_random_play(table) -> None:

@@ -22,7 +22,7 @@ from ....cards import (
     WILD_SLOT0,
     WILD_TYPES,
 )
-from ....core.common import opening_minimum
+from ....core.common import opening_minimum, pile_to_hand
 from .. import actions as A
 from .bookkeeping import _checkpoint, _forget
 from .draw import _draw_card
@@ -143,11 +143,7 @@ def apply_action(s, cfg, b: int, a: int, rewards) -> None:
     ):
         # R8.3 step 3: once the obligatory meld is complete the rest of the
         # pile joins the hand, and the turn goes on as ordinary melding.
-        for i in range(s.pile_len[b]):
-            t = s.pile[b, i]
-            s.hand[b, p, t] += 1
-            s.known[b, p, t] += 1
-        s.pile_len[b] = 0
+        pile_to_hand(s, b, p)
         s.phase[b] = PHASE_MELD
         _checkpoint(
             s.hand, s.groups, s.sep_heart_aces, s.cp_hand, s.cp_groups, s.cp_sep_heart_aces, s.changed, b, p

@@ -6,7 +6,7 @@ from __future__ import annotations
 from numba import njit
 
 from ....cards import NUM_TYPES
-from ....core.common import hand_size
+from ....core.common import hand_size, pile_to_hand
 from ....core.config import CFG_MAX_TURNS
 from .. import actions as A
 from .conditions import fis_left
@@ -133,11 +133,7 @@ def apply_action(s, cfg, b: int, a: int, rewards) -> None:
         s.phase[b] = PHASE_MELD
         checkpoint(s, b, p)
     elif a == A.TAKE_PILE:  # T4.1a: the whole pile, no condition
-        for i in range(s.pile_len[b]):
-            t = s.pile[b, i]
-            s.hand[b, p, t] += 1
-            s.known[b, p, t] += 1
-        s.pile_len[b] = 0
+        pile_to_hand(s, b, p)
         s.phase[b] = PHASE_MELD
         checkpoint(s, b, p)
     elif a == A.WITHDRAW:
