@@ -311,7 +311,16 @@ def _rebuild(change: Callable[[dict], object], base: Callable[[], dict] = exampl
 
 
 INVALID: list[tuple[str, Callable[[], dict], str]] = [
-    ("unknown_key", lambda: {**example_doc(), "stok": []}, r"unknown key.*'stok'"),
+    (
+        "unknown_key",
+        lambda: {**example_doc(), "stok": []},
+        r"unknown key.*'stok'.*did you mean 'stock' for 'stok'",
+    ),
+    (
+        "misspelt_variant",
+        lambda: {"varient": "pl", **{k: v for k, v in example_doc().items() if k != "variant"}},
+        r"variant: missing \(did you mean 'variant' for 'varient'\?\)",
+    ),
     ("unknown_player_key", lambda: _with(_set("players.0.twin", 0)), r"unknown key.*'twin'.*players\[0\]"),
     ("missing_key", lambda: _without("stock"), r"missing required key.*'stock'"),
     ("missing_player_key", lambda: _without_player_key("free_pickup"), r"missing.*'free_pickup'"),

@@ -35,9 +35,20 @@ def test_illegal_action_raises_and_changes_nothing() -> None:
     for name, a, b in zip(State._fields, before, games.state, strict=True):
         np.testing.assert_array_equal(a, b, err_msg=name)
     with pytest.raises(IllegalActionError):
-        games.step(np.array([0, NUM_ACTIONS, 0]))
-    with pytest.raises(IllegalActionError):
         games.step(np.array([0, -1, 0]))
+    # an id outside the action range is named as given, whatever its integer type
+    for ids, shown in (
+        (np.array([0, NUM_ACTIONS, 0]), NUM_ACTIONS),
+        (np.array([0, 2**64 - 1, 0], dtype=np.uint64), 2**64 - 1),
+        ([0, np.uint64(2**63), 0], 2**63),
+        ([0, 10**20, 0], 10**20),
+    ):
+        with pytest.raises(
+            IllegalActionError, match=rf"action id {shown} \(ids run from 0 to {NUM_ACTIONS - 1}\) in game 1"
+        ):
+            games.step(ids)
+    with pytest.raises(IllegalActionError, match="3 integers"):
+        games.step([0, True, 0])  # NumPy would read True as 1
     with pytest.raises(IllegalActionError, match="3 integers"):
         games.step(np.array([0.0, 1.0, 0.0]))
     with pytest.raises(IllegalActionError, match="3 integers"):

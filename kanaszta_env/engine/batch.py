@@ -147,6 +147,7 @@ class GameBatch(BatchReadout):
         self._no_which = np.zeros(0, dtype=np.bool_)
         self._no_actions = np.zeros(0, dtype=np.int64)
         self._actions = np.zeros(batch_size, dtype=np.int64)
+        self._given: dict[int, int] = {}  # out-of-range action ids of the last step, by game
         self._drive = None
         self._fill = None
 
@@ -249,7 +250,7 @@ class GameBatch(BatchReadout):
         if self._random_only:
             code = self._call(D.OP_STEP, actions=acts, obs=self._obs if out is None else out)
             if code >= 0:  # nothing changed: the old buffer still holds the observations
-                raise IllegalActionError(self._describe_illegal(code, int(acts[code])))
+                raise IllegalActionError(self._describe_illegal(code, self._given.get(code, int(acts[code]))))
             if out is not None:
                 self._obs = out
             if code < -1:
@@ -257,7 +258,7 @@ class GameBatch(BatchReadout):
         else:
             bad = self._call(D.OP_EXTERNAL, actions=acts)
             if bad >= 0:
-                raise IllegalActionError(self._describe_illegal(bad, int(acts[bad])))
+                raise IllegalActionError(self._describe_illegal(bad, self._given.get(bad, int(acts[bad]))))
             self._advance()
             if out is not None:
                 self._obs = out
@@ -283,21 +284,38 @@ class GameBatch(BatchReadout):
         self._obs_fresh = bool(self._params[D.PRM_OBSERVE])
 
     def _check_actions(self, actions: object) -> np.ndarray:
+        """``actions`` as the int64 row the kernels read; ids outside ``[0, num_actions)`` become
+        -1 (illegal), their given values kept in ``self._given`` for the error message."""
         B = self.batch_size
         if B == 1 and not isinstance(actions, (np.ndarray, list, tuple)):
             if isinstance(actions, (bool, np.bool_)):
                 raise IllegalActionError(f"an action must be an integer, got {actions!r}")
             try:
-                self._actions[0] = operator.index(actions)  # type: ignore[arg-type]
-            except (TypeError, OverflowError):
+                values = [operator.index(actions)]  # type: ignore[arg-type]
+            except TypeError:
                 raise IllegalActionError(f"an action must be an integer, got {actions!r}") from None
-            return self._actions
-        acts = np.asarray(actions)
-        if acts.shape == () and B == 1:
-            acts = acts.reshape(1)
-        if acts.shape != (B,) or not np.issubdtype(acts.dtype, np.integer):
-            raise IllegalActionError(f"actions must be {B} integers, got {actions!r}")
-        self._actions[:] = acts
+        else:
+            # a list is read element by element: NumPy would turn [True, 1] into ints, [2**63, 1]
+            # into floats
+            listed = isinstance(actions, (list, tuple))
+            acts = np.array(actions, dtype=object) if listed else np.asarray(actions)
+            if acts.shape == () and B == 1:
+                acts = acts.reshape(1)
+            whole = np.issubdtype(acts.dtype, np.integer) or (
+                acts.dtype == object
+                and all(isinstance(x, (int, np.integer)) and not isinstance(x, bool) for x in acts.flat)
+            )
+            if acts.shape != (B,) or not whole:
+                raise IllegalActionError(f"actions must be {B} integers, got {actions!r}")
+            if acts.dtype == np.int64 and (
+                acts.size == 0 or (acts.min() >= -1 and acts.max() < self.num_actions)
+            ):
+                self._actions[:] = acts  # the common case: no id out of range
+                self._given = {}
+                return self._actions
+            values = [int(x) for x in acts]
+        self._given = {i: v for i, v in enumerate(values) if not 0 <= v < self.num_actions}
+        self._actions[:] = [-1 if i in self._given else v for i, v in enumerate(values)]
         return self._actions
 
     def _advance(self) -> None:
@@ -344,7 +362,10 @@ class GameBatch(BatchReadout):
                     self._stuck(-2 - bad)
 
     def _describe_illegal(self, b: int, a: int) -> str:
-        what = f"action {self.action_names[a]!r} (id {a})" if 0 <= a < self.num_actions else f"action id {a}"
+        if 0 <= a < self.num_actions:
+            what = f"action {self.action_names[a]!r} (id {a})"
+        else:
+            what = f"action id {a} (ids run from 0 to {self.num_actions - 1})"
         legal = [self.action_names[i] for i in np.flatnonzero(self._seats.legal[b])]
         shown = ", ".join(legal[:12]) + (" …" if len(legal) > 12 else "")
         return (

@@ -10,10 +10,11 @@ gives his legal actions for sb3-contrib's ``MaskablePPO`` (also in
 it). The learner's reward of a hand is delivered even when the hand ends on an
 opponent's move; the final ``info`` carries the hand's scores and how it ended.
 
-An illegal action raises :class:`~kanaszta_env.engine.IllegalActionError`;
-with ``illegal="penalty"`` it ends the episode (``terminated``) with reward
-``illegal_reward`` and ``info["illegal_action"] = True`` instead — that mode is
-what generic checkers need, since they step with unmasked random actions.
+An illegal action ends the episode (``terminated``) with reward ``illegal_reward`` and
+``info["illegal_action"] = True`` (the default ``illegal="penalty"``: Gymnasium's and SB3's
+``check_env`` step with unmasked random actions, and a learner without masks learns from the
+penalty); ``illegal="raise"`` raises :class:`~kanaszta_env.engine.IllegalActionError` instead,
+as the VecEnv and the AEC env do by default and masked training wants (a mask bug surfaces).
 
 ``reset(options={"position": doc})`` starts from a position document
 (``docs/position.md``) instead of a deal; the learner sits in the seat to move
@@ -55,7 +56,7 @@ class KanasztaGymEnv(gym.Env, EzPickle):
             opponent entry (a bot name, a snapshot checkpoint, a policy).
         learner_seat: ``"random"`` (drawn from the game's seed each episode) or a seat.
         reward: ``"score"`` (hand score minus the others' mean × ``reward_scale``) or ``"win"``.
-        illegal: ``"raise"`` or ``"penalty"``.
+        illegal: ``"penalty"`` (default: end the episode with ``illegal_reward``) or ``"raise"``.
         render_mode: ``None``, ``"ansi"``, ``"human"`` or ``"rgb_array"``.
     """
 
@@ -70,7 +71,7 @@ class KanasztaGymEnv(gym.Env, EzPickle):
         learner_seat: int | str = "random",
         reward: str = "score",
         reward_scale: float = 1e-3,
-        illegal: str = "raise",
+        illegal: str = "penalty",
         illegal_reward: float = -1.0,
         render_mode: str | None = None,
         **rule_kwargs: Any,

@@ -43,6 +43,7 @@ from ..games.diszitett.position.schema import (
     RULE_DEFAULTS,
     TURN_STATE_KEYS,
 )
+from .fields import misspelt
 
 __all__ = [
     "CHECKPOINT_KEYS",
@@ -76,6 +77,10 @@ def _game_doc(doc: dict | str) -> tuple[Game, dict | str]:
         if not named:
             raise ValueError(f"variant: unknown variant {variant!r}; choose one of {list(preset_names())}")
         return game_of_preset(named[0]), doc
+    if isinstance(doc, dict) and "variant" not in doc:
+        typo = [k for k in doc if isinstance(k, str) and misspelt(k, ("variant",))]
+        if typo:  # not read as a Díszített document: its other keys would be reported instead
+            raise ValueError(f"variant: missing (did you mean 'variant' for {typo[0]!r}?)")
     return get_game("diszitett"), doc
 
 

@@ -3,6 +3,7 @@ the checked value (card names as card types) or raises ``ValueError``."""
 
 from __future__ import annotations
 
+import difflib
 from typing import Any
 
 import numpy as np
@@ -22,13 +23,20 @@ from ..cards import (
 from ..games.diszitett.position.schema import Groups
 
 
+def misspelt(key: str, known: tuple) -> list[str]:
+    """The known keys ``key`` may be a misspelling of, closest first."""
+    return difflib.get_close_matches(key, [str(k) for k in known], n=1, cutoff=0.75)
+
+
 def read_object(value: object, where: str, required: tuple, optional: tuple) -> dict:
     """A JSON object with the ``required`` keys and no key outside ``required`` and ``optional``."""
     if not isinstance(value, dict):
         raise ValueError(f"{where} must be a JSON object, got {type(value).__name__}")
     unknown = sorted(str(k) for k in value if k not in required and k not in optional)
     if unknown:
-        raise ValueError(f"unknown key(s) {unknown} in {where}")
+        guesses = [f"{close[0]!r} for {k!r}" for k in unknown if (close := misspelt(k, required + optional))]
+        hint = f" (did you mean {', '.join(guesses)}?)" if guesses else ""
+        raise ValueError(f"unknown key(s) {unknown} in {where}{hint}")
     missing = [k for k in required if k not in value]
     if missing:
         raise ValueError(f"missing required key(s) {missing} in {where}")

@@ -314,15 +314,15 @@ def redeal(games: GameBatch, p: int, rng: np.random.Generator) -> GameBatch:
 
 # --- Gymnasium ---------------------------------------------------------------------
 def test_gymnasium_and_sb3_env_checkers(table) -> None:
-    """Gymnasium's and SB3's env checkers pass (they step with unmasked random actions, hence
-    the penalty mode)."""
+    """Gymnasium's and SB3's env checkers pass on the env as ``gym.make`` gives it (they step
+    with unmasked random actions: the Gymnasium env's default penalty ends the episode)."""
     from gymnasium.utils.env_checker import check_env as gym_check_env
 
     sb3_checker = pytest.importorskip("stable_baselines3.common.env_checker")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        gym_check_env(KanasztaGymEnv(**table.kw(illegal="penalty")))
-        sb3_checker.check_env(KanasztaGymEnv(**table.kw(illegal="penalty", learner_seat=1)))
+        gym_check_env(gymnasium.make("Kanaszta-v0", **table.kw()))
+        sb3_checker.check_env(gymnasium.make("Kanaszta-v0", **table.kw(learner_seat=1)))
 
 
 def test_gym_learner_reward_when_opponent_ends_the_hand(table) -> None:
@@ -351,7 +351,7 @@ def test_gym_learner_reward_when_opponent_ends_the_hand(table) -> None:
 def test_gym_opponent_policies_and_errors(table) -> None:
     """Opponents given as a policy play their seats; an illegal action of the learner or of a
     policy is an error naming who chose it; a learner seat outside the table is refused."""
-    e = KanasztaGymEnv(**table.kw(opponents=first_legal, learner_seat=1, max_turns=6))
+    e = KanasztaGymEnv(**table.kw(opponents=first_legal, learner_seat=1, max_turns=6, illegal="raise"))
     obs, info = e.reset(seed=4)
     assert info["learner_seat"] == 1 and obs.shape == e.observation_space.shape
     with pytest.raises(IllegalActionError, match="learner"):
