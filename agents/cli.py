@@ -205,6 +205,7 @@ def _tournament(args: argparse.Namespace) -> int:
     if repeated:
         raise UsageError(f"each agent may appear once; repeated: {', '.join(repeated)}")
     _check_output(args.records, "--records")
+    _check_output(args.out, "--out")  # like every output of the CLI: no folder made silently
     players = args.players or _table_players(args.variant)
     rules = _rules(args, players, args.episode)
     if len(set(rules.sides())) != 2:

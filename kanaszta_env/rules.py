@@ -63,7 +63,8 @@ class Rules:
             target is reached, R19.1).
         max_hands: in game episodes, hands after which the game is truncated.
         random_starter: draw the first starter with the game's seed instead of
-            seat 0 (R2.3, C2.8).
+            seat 0; ``None``: the preset's rule (seat 0 in Díszített, R2.3; a random
+            first dealer in classic and Turkish kanasta, C2.8, T2.2).
 
     The classic keys (C0; ``None`` = the preset's value, see
     :data:`kanaszta_env.rules_classic.PRESET_SETTINGS`): ``six_player_sides``,
@@ -83,7 +84,7 @@ class Rules:
     max_turns: int = 200
     episode: str = "hand"
     max_hands: int = 200
-    random_starter: bool = False
+    random_starter: bool | None = None
     # classic canasta (C0); None: the preset's value
     six_player_sides: str | None = None
     red_three_draw_replaced: bool | None = None

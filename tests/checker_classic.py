@@ -20,10 +20,12 @@ skipped and counted):
 - an opened side (C7.3-C7.4, C8.3): a depth-first search over single naturals and
   wilds laid on the top card's meld.
 
-Holding rule of a pickup (engine decision, settled here): the pickup must leave the
-player two cards after the obliged meld and the rest of the pile, or one when his
-side *already* has a canasta, i.e. had one before the pickup (the melds when the
-turn began). A canasta completed inside the obligation does not lower it.
+Holding rule of a pickup (C4.3, C7.7, C12.2): after the obliged meld and with the rest
+of the pile, the player keeps two cards, or one when his side has a canasta then (one it
+had, or the pile's meld completed in that turn: he may go out by discarding it), or none
+as pl's going out by melding. An unopened side keeps two (engine decision: the canastas
+of an opening are not searched), and a last card that would complete a canasta on
+another meld does not count (engine decision).
 """
 
 from __future__ import annotations
@@ -266,10 +268,14 @@ def frozen(pos: Position, rules: Any) -> bool:
     return rules.wild_freeze == "pile" and any(is_wild(c) for c in pos["pile"])
 
 
-def pickup_keep(pos: Position) -> int:
-    """C4.3, C7.7 [engine decision]: two cards, or one when the side already had a canasta
-    before the pickup (it may then go out by discarding it)."""
-    return 1 if has_canasta(pos["start_melds"]) else 2
+#: C4.3 [engine decision]: an unopened side's pickup keeps two cards
+OPENING_PICKUP_KEEP = 2
+
+
+def pickup_leaves(rules: Any, canasta: bool, k: int) -> bool:
+    """C4.3, C7.7, C12.1-2: whether an opened side's pickup may leave ``k`` cards once its
+    meld is made, ``canasta`` saying whether the side has one then."""
+    return k >= 2 or (canasta and (k == 1 or bool(rules.go_out_by_meld)))
 
 
 def _hand_profile(hand: Counter) -> tuple[dict[str, int], int, int]:
@@ -370,7 +376,8 @@ def _obliged_meld_completable(
     pos: Position, rules: Any, melds: dict[str, Counter], hand: Counter, budget: int
 ) -> bool:
     """An opened side (C7.3-C7.4, C8.3): whether hand cards laid one at a time on T's meld
-    can complete the obligation, leaving ``pickup_keep`` cards with the rest of the pile.
+    make the obligation and leave what :func:`pickup_leaves` allows with the rest of the
+    pile (cards laid after the meld is made count too: the meld phase allows the same).
     Brute force over the (naturals, wilds) still to add; every step keeps the meld legal."""
     r = natural_rank(pos["pickup_card"])
     nat, twos, jokers = _hand_profile(hand)
@@ -378,7 +385,8 @@ def _obliged_meld_completable(
     n0, t0, j0 = meld_counts(melds[r])
     start_naturals = meld_counts(pos["start_melds"][r])[0]
     is_frozen = frozen(pos, rules)
-    room = sum(hand.values()) + pos["pickup_rest"] - pickup_keep(pos)
+    cards = sum(hand.values()) + pos["pickup_rest"]
+    had_canasta = has_canasta(pos["start_melds"])
 
     def complete(n: int, w: int) -> bool:
         if is_frozen:  # way (a): two naturals from the hand with T (C8.3)
@@ -387,10 +395,8 @@ def _obliged_meld_completable(
 
     def search(n: int, w: int, used: int, wild_left: int, nat_left: int) -> bool:
         counter.tick()
-        if complete(n, w):
-            return used <= room
-        if used >= room:
-            return False
+        if complete(n, w) and pickup_leaves(rules, had_canasta or n + w >= CANASTA, cards - used):
+            return True
         if nat_left > 0 and search(n + 1, w, used + 1, wild_left, nat_left - 1):
             return True
         return (
@@ -408,7 +414,7 @@ def pickup_completable(
     r = natural_rank(pos["pickup_card"])
     if side_open(pos, rules):
         return _obliged_meld_completable(pos, rules, melds, hand, budget)
-    room = sum(hand.values()) + pos["pickup_rest"] - pickup_keep(pos)
+    room = sum(hand.values()) + pos["pickup_rest"] - OPENING_PICKUP_KEEP
     return opening_completable(melds, hand, r, opening_minimum(pos, rules), room, rules, budget)
 
 
@@ -559,8 +565,8 @@ def legal_actions(pos: Position, rules: Any, budget: int = DEFAULT_BUDGET) -> se
             if side_open(pos, rules) and meld != r:
                 continue  # an opened side completes T's meld first (C7.1)
             new, left = _after(melds, hand, meld, card)
-            if pickup_complete(pos, rules, new):
-                ok = sum(left.values()) + pos["pickup_rest"] >= pickup_keep(pos)
+            if pickup_complete(pos, rules, new) and not side_open(pos, rules):
+                ok = sum(left.values()) + pos["pickup_rest"] >= OPENING_PICKUP_KEEP
             else:
                 ok = pickup_completable(pos, rules, new, left, budget)
             if ok:

@@ -139,16 +139,56 @@ def test_c8_3_c7_3_sk_frozen_pickup_wilds_may_join_the_pair():
     assert games.state.phase[0] == 2  # the obligation is met: meld phase
 
 
-def test_c4_3_c7_7_pickup_keeps_two_cards_unless_the_side_already_had_a_canasta():
-    """C4.3, C7.7 [engine decision]: the cards a pickup must leave are decided by the side's
-    melds before the pickup; a canasta completed inside the obligation does not lower them
-    from two to one (the engine used to read the melds as they are during the obligation)."""
+def test_c4_3_c7_7_an_opened_sides_pickup_lays_only_on_the_top_cards_meld():
+    """C7.1, C4.3: during an opened side's pickup only T's meld grows; with the side's
+    canasta one card may stay (4 4 4 is refused, K K allowed)."""
     queens = ["QS", "QH", "QD", "QC", "QS", "QH", "QD"]
     games = pickup_position(
         "pl", hand=["KS", "KH", "4S", "4H", "4D", "9S"], melds=[queens, ["KD"]], top="KD", rest=[]
     )
     got = agrees(games)
-    assert "meld_K" in got and "meld_4" not in got  # 4 4 4 + K K would leave one card
+    assert "meld_K" in got and "meld_4" not in got
+
+
+SIX_KINGS = ["KS", "KS", "KH", "KH", "KD", "KD"]
+QUEENS = ["QS", "QH", "QD", "QC", "QS", "QH", "QD"]
+
+
+@pytest.mark.parametrize(
+    ("variant", "hand", "melds", "legal_take"),
+    [
+        # C12.2 "possibly completed in that turn": the pickup completes the kings' canasta and
+        # leaves one card, which he may discard to go out (sk C7.7 forbids only an empty hand)
+        ("pl", ["9H"], [SIX_KINGS], True),
+        ("sk", ["9H"], [SIX_KINGS], True),
+        # one card and no canasta after it: he could not finish the turn
+        ("pl", ["9H"], [SIX_KINGS[:5]], False),
+        # pl going out by melding (C12.1): K K K from the hand empties it, the side has a canasta;
+        # sk demands the discard (C12.1), so the pickup would leave no card (C7.7)
+        ("pl", ["KH", "KD"], [QUEENS], True),
+        ("sk", ["KH", "KD"], [QUEENS], False),
+        # the pile's king and his last king complete a canasta: going out by melding in pl only
+        ("pl", ["KH"], [SIX_KINGS[:5]], True),
+        ("sk", ["KH"], [SIX_KINGS[:5]], False),
+    ],
+)
+def test_c4_3_c7_7_c12_2_pickup_may_leave_one_card_with_a_canasta_of_that_turn(
+    variant: str, hand: list[str], melds: list[list[str]], legal_take: bool
+) -> None:
+    """The holding rule of a pickup (C4.3, C7.7) counts a canasta completed in that turn
+    (C12.2) and pl's going out by melding (C12.1); the engine and the checker agree."""
+    games = tab(variant, hands={0: hand}, melds={0: melds}, pile=["KC"], opened=(0, 1))
+    assert ("take_pile" in agrees(games)) == legal_take
+
+
+def test_c12_1_pl_pickup_that_melds_the_whole_hand_goes_out():
+    """C12.1: in pl, taking the pile with K K and a side canasta, then melding both kings, is
+    going out by melding: the hand ends at once."""
+    games = tab("pl", hands={0: ["KH", "KD"]}, melds={0: [QUEENS]}, pile=["KC"], opened=(0, 1))
+    play(games, "take_pile")
+    assert agrees(games) == {"meld_K"}
+    play(games, "meld_K", "meld_K")
+    assert games.done[0] and games.state.out_player[0] == 0
 
 
 def test_c10_2_c5_1_black_three_meld_as_going_out_needs_legal_melds():

@@ -92,6 +92,7 @@ def test_position_reports_missing_and_malformed_files(capsys, tmp_path: Path) ->
         (["missing.zip"], ["no checkpoint", "missing.zip"]),
         (["random"], ["each agent may appear once", "random"]),
         (["--records", "no/such/folder/games.jsonl"], ["--records", "does not exist"]),
+        (["--out", "no/such/folder/bots"], ["--out", "does not exist"]),
     ],
 )
 def test_tournament_rejects_bad_arguments(capsys, argv: list[str], words: list[str]) -> None:

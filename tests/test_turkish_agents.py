@@ -49,8 +49,9 @@ def test_bots_refuse_other_games():
 def test_terminal_game_takes_names_with_spaces_and_quits():
     moves = io.StringIO("draw\nhint\nnew 9s\nquit\n")
     out = io.StringIO()
-    others = [make_agent("heuristic", RULES) for _ in range(3)]
-    game = play_human(others, RULES, seat=0, seed=3, input_stream=moves, output=out)
+    rules = Rules(variant="tr", random_starter=False)  # seat 0 plays the scripted first turn
+    others = [make_agent("heuristic", rules) for _ in range(3)]
+    game = play_human(others, rules, seat=0, seed=3, input_stream=moves, output=out)
     text = out.getvalue()
     assert "Turkish kanasta, preset tr" in text
     assert "heuristic bot would play" in text

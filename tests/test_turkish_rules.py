@@ -196,4 +196,8 @@ def test_t3_deal():
         stock = np.bincount(st.stock[b, : st.stock_len[b]], minlength=53)
         assert ((st.hand[b].sum(axis=0) + fi_counts[b] + stock) == 2).all()  # T1.1: 106 cards
     assert games.legal_names(0) == ["draw"]  # the first player draws (T3.3)
-    assert (st.to_move == 0).all()
+    # T2.2: the first dealer is random, the player after him starts; seat 0 when asked
+    assert (st.to_move == (st.starter)).all() and len(set(st.to_move.tolist())) > 1
+    fixed = GameBatch(Rules(variant="tr", random_starter=False), batch_size=8)
+    fixed.reset(seed=3)
+    assert (fixed.state.to_move == 0).all()

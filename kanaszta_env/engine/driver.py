@@ -253,7 +253,9 @@ def _play(
         if who != NOBODY and not over[b] and control[b, to_move[b]] == who and actions[b] != WAIT:
             a = actions[b]
             if who == EXTERNAL and _illegal(legal, b, a, who):  # penalty mode
-                S.acc[b, to_move[b]] += prm[PRM_ILLEGAL_REWARD]
+                # a learner deciding for his partners too (seated by side) is the offender
+                offender = S.anchor[b] if prm[PRM_BY_SIDE] == 1.0 else to_move[b]
+                S.acc[b, offender] += prm[PRM_ILLEGAL_REWARD]
                 _end_episode(s, cfg, S, prm, b, _BY_ILLEGAL)
                 a = -1
             elif resets[b] > MAX_RESETS_PER_STEP:

@@ -41,7 +41,8 @@ class Game:
     #: registry key, also the spec's name
     name: ClassVar[str]
     #: preset name -> its settings: ``players`` (accepted counts), ``default_players``,
-    #: optionally ``table_players`` (the CLI's and web app's table when none is asked for)
+    #: optionally ``table_players`` (the CLI's and web app's table when none is asked for),
+    #: ``random_starter`` (the first hand's starter drawn from the seed; default seat 0)
     #: and ``spec`` (a variant of the game's spec, e.g. a user's, :func:`register_preset`),
     #: and the game's own keys (read by the game's hooks only)
     presets: ClassVar[Mapping[str, Mapping[str, Any]]]
@@ -105,6 +106,8 @@ class Game:
             out["num_players"] = preset["default_players"]
         if rules.target_score is None:
             out["target_score"] = self.default_target
+        if rules.random_starter is None:
+            out["random_starter"] = preset.get("random_starter", False)
         return out
 
     def validate(self, rules: Rules) -> dict[str, Any]:

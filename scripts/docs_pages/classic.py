@@ -34,12 +34,16 @@ meld (starting it if there is none), `discard_9` discards a nine. The engine
 takes the card of the first suit held, in `S H D C` order.
 
 A turn is a sequence of atomic decisions, each with its own legal mask, e.g.
-`draw, meld_K, meld_K, meld_K, meld_2_to_K, discard_9`. A meld is checked as
-it grows and as a whole when the turn moves on (a discard, `ask`): the mask
-allows a card only if the cards still in hand can complete a legal position
-(three-card melds, wilds ≤ naturals and ≤ 3, the opening minimum, a canasta
-before going out). `withdraw` takes back everything laid since the turn's
-checkpoint. In `pl` with four players, `ask` puts "may I go out?" to the
+`draw, meld_K, meld_K, meld_K, meld_2_to_K, discard_9`. What the mask checks
+card by card: the wild limits (wilds ≤ naturals and ≤ 3, C5.2), and, once fewer
+than three cards would stay in hand, that the turn can still end (one card left
+needs the side's canasta; none is `pl`'s going out, with complete melds and the
+opening). Complete melds (three cards each, C5.1) and the opening minimum (C11)
+are checked when the turn moves on: `discard_*` and `ask` are legal only when
+they hold, so a hand that cannot reach the minimum may lay a single 4 and then
+has `withdraw` as its way on. During a pile pickup every card must keep the
+pickup's obligation reachable (C7.1). `withdraw` takes back everything laid
+since the turn's checkpoint. In `pl` with four players, `ask` puts "may I go out?" to the
 partner: the decision passes to the partner's seat (`agent_selection` in the
 AEC env), whose only legal actions are `yes` and `no`; the answer binds the
 asker (C12.5). With an empty stock, `end_hand` declines the pile and ends the

@@ -15,7 +15,7 @@ class Classic(Game):
 
     name = "classic"
     presets = {  # noqa: RUF012 - frozen by Game.__init__
-        preset: {**settings, "default_players": 2, "table_players": 4}
+        preset: {**settings, "default_players": 2, "table_players": 4, "random_starter": True}  # C2.8
         for preset, settings in RC.PRESET_SETTINGS.items()
     }
     options = RC.CLASSIC_KEYS

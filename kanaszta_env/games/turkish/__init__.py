@@ -16,7 +16,7 @@ class Turkish(Game):
     """Turkish kanasta: pair melds in slots holding sets and runs, the Fis (T1-T17)."""
 
     name = "turkish"
-    presets = {"tr": {"players": (4,), "default_players": 4}}  # noqa: RUF012 - T2.1
+    presets = {"tr": {"players": (4,), "default_players": 4, "random_starter": True}}  # noqa: RUF012 - T2.1-2
     capabilities = frozenset()
     default_target = 5200  # T15.1
 

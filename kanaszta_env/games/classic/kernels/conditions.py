@@ -26,7 +26,7 @@ from .melds import (
     wilds,
 )
 from .state import ASKED_NO
-from .tables import CANASTA, GROUP_OF, JOKER_TYPE
+from .tables import CANASTA, GROUP_OF, JOKER_TYPE, MAX_WILDS, MIN_MELD
 
 
 @njit(cache=True)
@@ -69,9 +69,44 @@ def can_finish(cfg, asked: int, opened: int, totals, b: int, p: int, grp, left: 
 
 @njit(cache=True)
 def pickup_keep(grp) -> int:
-    """Cards a pickup must leave in the hand (C4.3, C7.7) [D]: two, or one when the side
-    already has a canasta (he can then go out by discarding it)."""
+    """Cards an unopened side's pickup must leave in the hand (C4.3, C7.7) [D]: two (the
+    opening's canastas are not counted; an opened side's pickup: :func:`pickup_leaves`)."""
     return 1 if has_canasta(grp) else 2
+
+
+@njit(cache=True)
+def pickup_leaves(cfg, canasta: bool, left: int) -> bool:
+    """C4.3, C7.7, C12.2: whether a pickup may leave ``left`` cards in the hand once its
+    meld is made, ``canasta`` telling whether the side then has a canasta (had one, or the
+    pile's meld reached one: "possibly completed in that turn"). Two always; one with the
+    canasta (he may go out by discarding it); none only as pl's going out by melding (C12.1)."""
+    if left >= 2:
+        return True
+    return canasta and (left == 1 or cfg[CC_GO_OUT_BY_MELD] == 1)
+
+
+@njit(cache=True)
+def opened_pickup_ok(cfg, had_canasta: bool, n0: int, w0: int, need: int, hand, g: int, rest: int) -> bool:
+    """C7.3, C8.3 with the holding rule: whether the meld ``g`` of an opened side's pickup
+    (``n0`` naturals and ``w0`` wilds, the top card included) can be made by laying more
+    naturals and wilds of ``hand`` (``need``: naturals it must reach, frozen pile) leaving
+    what :func:`pickup_leaves` allows with the ``rest`` of the pile. Cards laid past the
+    meld's making go on in the meld phase, which allows the same."""
+    total = hand_size(hand) + rest
+    wild_cards = hand_twos(hand) + hand[JOKER_TYPE]
+    for x in range(hand_naturals(hand, g) + 1):
+        n = n0 + x
+        for y in range(wild_cards + 1):
+            w = w0 + y
+            if w > MAX_WILDS or w > n:  # C5.2
+                break
+            if (
+                n >= need
+                and n + w >= MIN_MELD
+                and pickup_leaves(cfg, had_canasta or n + w >= CANASTA, total - x - y)
+            ):
+                return True
+    return False
 
 
 @njit(cache=True)
@@ -104,14 +139,11 @@ def can_take_pile(
         return opening_reachable(
             work, hand, need, g, budget, cfg[CC_WILD_CANASTAS] == 1, cfg[CC_CANASTA_OPENING] == 1
         )
+    # (c) onto the side's meld, (a) with two naturals of the hand, (b) one and a wild (the
+    # wild limit asks a natural with it); a frozen pile only (a), wilds joining (C8.3, C7.3)
     frozen = cfg[CC_PILE_FREEZE] == 1 and pile_wilds > 0
-    if not frozen and size(grp, g) > 0:  # (c) onto the side's meld
-        return total + rest >= keep
-    if total + rest - 2 < keep:
-        return False
-    if h >= 2:  # (a)
-        return True
-    return not frozen and h >= 1 and hand_twos(hand) + hand[JOKER_TYPE] >= 1  # (b)
+    need = naturals(grp, g) + 3 if frozen else 0
+    return opened_pickup_ok(cfg, has_canasta(grp), naturals(grp, g) + 1, wilds(grp, g), need, hand, g, rest)
 
 
 @njit(cache=True)
@@ -150,24 +182,15 @@ def _pickup_ok_after(
     ``g_add`` (the caller has applied it to ``work`` and ``hand``). ``start``: the side's
     melds when the turn began, ``g``: the meld of the pickup's top card, ``rest``: the
     cards under it, ``opened``: the side's flag."""
-    keep = pickup_keep(start)  # the side's melds before the pickup, as can_take_pile
     if opened == 0:
         need = opening_minimum(totals, cfg, b, p)
-        budget = hand_size(hand) + rest - keep
+        budget = hand_size(hand) + rest - pickup_keep(start)
         return opening_reachable(
             work, hand, need, g, budget, cfg[CC_WILD_CANASTAS] == 1, cfg[CC_CANASTA_OPENING] == 1
         )
-    # an opened side lays only on T's meld: done, or one more natural / wild completes it
-    frozen = cfg[CC_PILE_FREEZE] == 1 and pile_wilds > 0
+    # an opened side lays only on T's meld until it is made
     if g_add != g:
         return False
-    n = naturals(work, g)
-    w = wilds(work, g)
-    if frozen:  # two naturals from the hand (C8.3); wilds may join the meld too (C7.3)
-        short = naturals(start, g) + 3 - n
-        if short <= 0:
-            return True
-        return hand_naturals(hand, g) >= short and hand_size(hand) - short + rest >= keep
-    if n + w >= 3:
-        return True
-    return hand_naturals(hand, g) >= 1 or (w < n and hand_twos(hand) + hand[JOKER_TYPE] >= 1)
+    frozen = cfg[CC_PILE_FREEZE] == 1 and pile_wilds > 0
+    need = naturals(start, g) + 3 if frozen else 0
+    return opened_pickup_ok(cfg, has_canasta(start), naturals(work, g), wilds(work, g), need, hand, g, rest)

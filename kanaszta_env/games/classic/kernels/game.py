@@ -230,9 +230,9 @@ def _meld(s, cfg, b: int, p: int, a: int, rewards) -> None:
     _lay(s, b, p, g, t)
     s.changed[b] = 1
     if s.phase[b] == PHASE_PICKUP:
-        if pickup_complete(s, cfg, b, p):
-            _finish_pickup(s, cfg, b, p)
-            s.changed[b] = 0
-        return
+        if not pickup_complete(s, cfg, b, p):
+            return
+        _finish_pickup(s, cfg, b, p)
+        s.changed[b] = 0
     if hand_size(hand) == 0:  # pl: going out by melding the last card (C12.1)
         _go_out(s, cfg, b, p, OUT_MELD, rewards)
