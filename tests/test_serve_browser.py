@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 pytest.importorskip("starlette", reason="kanaszta serve needs the web extra: pip install -e '.[web]'")
@@ -23,7 +24,7 @@ from selenium.webdriver.support.ui import Select
 
 from agents.registry import make_agent
 from agents.watch import Show, watch
-from kanaszta_env import Rules
+from kanaszta_env import GameBatch, Rules
 from webapp.app import create_app
 from webapp.browser import (
     click_and_wait,
@@ -89,8 +90,9 @@ def test_a_hand_against_random_bot_is_played_to_its_scoring_by_clicking(driver, 
     title = _text(driver, "hand-end-title")
     assert title.startswith("Hand 1: turn limit reached") or "went out" in title
     rows = css(driver, "#hand-end-table tr")
-    assert len(rows) == 3  # the header and the two players, each with items, sum, tax, recorded, total
-    assert "cards in hand" in rows[1].text and "melded cards" in rows[2].text
+    assert len(rows) == 3  # the header and the two players, each with sum, tax, recorded, total
+    sheet = _text(driver, "hand-end-sheet")  # the game's score sheet, item by item
+    assert "cards in hand" in sheet and "melded cards" in sheet
 
 
 def test_an_illegal_click_shows_the_engine_s_reason_and_changes_nothing(driver, served) -> None:
@@ -105,6 +107,38 @@ def test_an_illegal_click_shows_the_engine_s_reason_and_changes_nothing(driver, 
     wait(driver, lambda d: d.find_element("id", "error").is_displayed())
     assert "take_pile is not legal now" in _text(driver, "error")
     assert len(css(driver, "#mine .hand .card")) == cards
+
+
+@pytest.mark.parametrize(("game", "title"), [("pl", "Classic canasta"), ("tr", "Turkish kanasta")])
+def test_a_partnership_game_is_drawn_by_sides_and_played_by_clicking(driver, served, game, title) -> None:
+    """Classic canasta with four players and Turkish kanasta: the person's side (his hand and
+    his partner's, hidden) below, the other side above, Turkish kanasta's Fis as counts, the
+    header the game's rules; a few turns are played by clicking, a meld gesture included."""
+    url, _ = served
+    warm = GameBatch(Rules(variant=game, num_players=4), 1)  # compiled here, not within a click's wait
+    warm.reset(seed=0)
+    warm.step(np.flatnonzero(warm.legal_mask()[0])[:1])
+    driver.get(url)
+    wait(driver, lambda d: css(d, "#play-opponent-0 option"))
+    Select(driver.find_element("id", "play-game")).select_by_value(game)
+    wait(driver, lambda d: len(css(d, "#play-opponents select")) == 3)
+    assert "(partner)" in _text(driver, "play-opponents")
+    driver.find_element("id", "play-seed").send_keys("4")
+    click_and_wait(driver, driver.find_element("id", "start-play"))
+    assert _text(driver, "rules-line").startswith(title)
+    assert len(css(driver, "#mine .side")) == 1 and len(css(driver, "#mine .side .seat")) == 2
+    assert len(css(driver, "#others .side .seat .hand .card.back")) > 0
+    assert not css(driver, "#others .hand .card[data-card]")  # no card of another hand is shown
+    if game == "tr":
+        assert [e.get_attribute("data-extra") for e in css(driver, "#extras .extra")] == ["Fi 1", "Fi 2"]
+        assert "11 cards" in _text(driver, "extras")
+    done: list[str] = []
+    while len(done) < 12 and not driver.find_element("id", "hand-end").is_displayed():
+        done.append(play_one_move(driver, meld="meld" not in done))
+        assert not driver.find_element("id", "error").is_displayed(), _text(driver, "error")
+    assert "draw" in done and "discard" in done
+    css(driver, ".tab[data-tab=watch]")[0].click()
+    assert _text(driver, "rules-line") == ""  # no game on the board: no rules of the last one
 
 
 def test_a_replay_steps_forward_and_back_from_a_seat_or_with_every_hand_open(driver, served) -> None:

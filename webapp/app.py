@@ -15,8 +15,10 @@ Routes (every body and answer is JSON; an error is ``{"error": "…"}`` with a
     POST /api/view/{id}/step        {"count": ±n, "unit": "action"|"turn"} or {"goto": k}
 
 Bodies are read up to a bound (:data:`MAX_BODY`, records :data:`MAX_RECORD_BODY`)
-and refused with 413 beyond it. Game work runs in worker threads, each game
-under its session's lock.
+and refused with 413 beyond it; a body nested deeper than JSON's parser goes is
+refused with 400. A new game when the server holds its most games, all in progress,
+is refused with 503 (:class:`~webapp.sessions.StoreFull`). Game work runs in worker
+threads, each game under its session's lock.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ from starlette.staticfiles import StaticFiles
 from .choices import ChoiceError, Choices
 from .play import ActionError
 from .routes import Api, ApiError
-from .sessions import SessionStore, UnknownSession
+from .sessions import SessionStore, StoreFull, UnknownSession
 
 STATIC = Path(__file__).resolve().parent / "static"
 #: the largest request body (bytes); a record upload may be larger
@@ -54,7 +56,7 @@ SECURITY_HEADERS = [
 async def read_json(request: Request, limit: int) -> dict[str, Any]:
     """The request's JSON object, read up to ``limit`` bytes (413 beyond)."""
     declared = request.headers.get("content-length")
-    if declared is not None and (not declared.isdigit() or int(declared) > limit):
+    if declared is not None and (not declared.isdigit() or len(declared) > 12 or int(declared) > limit):
         raise ApiError(413, f"the request body is larger than {limit} bytes")
     chunks, size = [], 0
     async for chunk in request.stream():
@@ -66,6 +68,8 @@ async def read_json(request: Request, limit: int) -> dict[str, Any]:
         doc = json.loads(b"".join(chunks) or b"{}")
     except (ValueError, UnicodeDecodeError):
         raise ApiError(400, "the request body is not valid JSON") from None
+    except RecursionError:
+        raise ApiError(400, "the request body is nested too deeply to be read as JSON") from None
     if not isinstance(doc, dict):
         raise ApiError(400, "the request body must be a JSON object")
     return doc
@@ -90,7 +94,10 @@ async def _api_error(_request: Request, error: Exception) -> Response:
     if isinstance(error, UnknownSession):
         return JSONResponse({"error": "unknown or expired session"}, status_code=404)
     if isinstance(error, ActionError):
-        return JSONResponse({"error": str(error), "index": error.index, "action": error.action}, 400)
+        action = error.action if isinstance(error.action, str | None) else None
+        return JSONResponse({"error": str(error), "index": error.index, "action": action}, 400)
+    if isinstance(error, StoreFull):
+        return JSONResponse({"error": str(error)}, status_code=503, headers={"retry-after": "60"})
     return JSONResponse({"error": str(error)}, status_code=400)  # ChoiceError
 
 
@@ -145,7 +152,7 @@ def create_app(
         route("/api/view/{sid}", api.view_state),
         route("/api/view/{sid}/step", api.view_step, "POST", MAX_BODY),
     ]
-    handlers = dict.fromkeys((ApiError, UnknownSession, ActionError, ChoiceError), _api_error)
+    handlers = dict.fromkeys((ApiError, UnknownSession, ActionError, ChoiceError, StoreFull), _api_error)
     app = Starlette(routes=routes, exception_handlers=handlers)  # type: ignore[arg-type]
     app.state.api = api
     return _with_headers(app)

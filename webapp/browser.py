@@ -10,12 +10,13 @@ is a test dependency (the ``test`` extra).
 from __future__ import annotations
 
 import shutil
-import socket
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
+
+from .cli import listening_socket
 
 #: where Debian and Ubuntu put them
 CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome")
@@ -34,8 +35,7 @@ def running_server(app: Any) -> Iterator[str]:
     """Serve ``app`` on 127.0.0.1 and a free port in a thread; yields the base URL."""
     import uvicorn
 
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.bind(("127.0.0.1", 0))
+    sock = listening_socket("127.0.0.1", 0)
     port = sock.getsockname()[1]
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)

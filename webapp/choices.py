@@ -1,26 +1,28 @@
 """What a browser may choose, checked: games, agents, checkpoints and record files.
 
 Every choice arrives as untrusted JSON. Games are the rules presets the
-engine has whose game offers a table here (:func:`kanaszta_env.games.all_games`,
-capability ``webapp``); agents are the bots by their plain names (no options: a request
-cannot ask for a search of unbounded size) or ``checkpoint:<path>`` relative
-to the configured runs folder; record files are relative to the configured
-records folder. A path is resolved (symbolic links too) and must stay inside
-its folder.
+engine has whose game draws a table here (:func:`kanaszta_env.games.all_games`,
+capability ``webapp``: every game of the package has it, a user's game may not),
+each with its own player counts, default table and target; agents are the bots by
+their plain names (no options: a request cannot ask for a search of unbounded
+size) or ``checkpoint:<path>`` relative to the configured runs folder; record
+files are relative to the configured records folder. A path is resolved
+(symbolic links too) and must stay inside its folder.
 """
 
 from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from agents.base import Agent
-from agents.registry import BOT_NAMES, make_agent
-from kanaszta_env.games import all_games
+from agents.registry import BOT_NAMES, bot_names, make_agent
+from kanaszta_env.games import game_of_preset, preset_names
 from kanaszta_env.rules import Rules
 
 CHECKPOINT_PREFIX = "checkpoint:"
@@ -28,22 +30,53 @@ CHECKPOINT_PREFIX = "checkpoint:"
 MAX_LISTED = 200
 MAX_SEED = 2**31 - 1
 MAX_TURNS_LIMIT = 400
+#: targets offered in every game (besides the game's own default)
 TARGETS = (1000, 2000, 3000, 5000, 10_000)
+#: the game a request that names none plays: the package's default preset
+DEFAULT_GAME = Rules().variant
 
 
 class ChoiceError(ValueError):
     """A request asked for something that does not exist or is not allowed."""
 
 
+def shown(value: object, limit: int = 40) -> str:
+    """``repr(value)`` cut to ``limit`` characters (an error message quotes untrusted values)."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def games_offered() -> list[dict[str, Any]]:
     """Every game whose table the web app draws: one entry per rules preset of the
-    games with the ``webapp`` capability."""
-    return [
-        {"id": preset, "title": f"{game.title} ({preset})", "players": list(game.player_counts(preset))}
-        for game in all_games()
-        if game.has("webapp")
-        for preset in game.presets
-    ]
+    games with the ``webapp`` capability, with its player counts, the players of its
+    usual table, the side of every seat at each count, its default target and the
+    bots it has (computed once per set of presets)."""
+    return [dict(entry) for entry in _offered(preset_names())]
+
+
+@lru_cache(maxsize=8)
+def _offered(presets: tuple[str, ...]) -> tuple[dict[str, Any], ...]:
+    out = []
+    for preset in presets:
+        game = game_of_preset(preset)
+        if not game.has("webapp"):
+            continue
+        settings = game.presets[preset]
+        table = settings.get("table_players", settings["default_players"])
+        counts = game.player_counts(preset)
+        out.append(
+            {
+                "id": preset,
+                "title": f"{game.title} ({preset})",
+                "players": list(counts),
+                "default_players": table,
+                "sides": {str(p): list(Rules(variant=preset, num_players=p).sides()) for p in counts},
+                "target": game.default_target,
+                "partnerships": game.partnerships,
+                "bots": list(bot_names(Rules(variant=preset, num_players=table))),
+            }
+        )
+    return tuple(out)
 
 
 def inside(folder: Path | None, relative: object, suffixes: tuple[str, ...], what: str) -> Path:
@@ -118,7 +151,7 @@ class Choices:
             except ValueError as error:  # the shipped ppo policy plays one game only
                 raise ChoiceError(str(error)) from None
         if not isinstance(spec, str) or not spec.startswith(CHECKPOINT_PREFIX):
-            raise ChoiceError(f"unknown agent {spec!r}: choose one of {list(BOT_NAMES)} or a checkpoint")
+            raise ChoiceError(f"unknown agent {shown(spec)}: choose one of {list(BOT_NAMES)} or a checkpoint")
         path = inside(self.runs_dir, spec[len(CHECKPOINT_PREFIX) :], (".zip",), "checkpoint")
         with self._lock:
             if path not in self._checkpoints:
@@ -136,26 +169,31 @@ def integer(doc: dict[str, Any], key: str, default: int, low: int, high: int) ->
     """``doc[key]`` (or ``default``) as an int in ``low..high``; ``ChoiceError`` otherwise."""
     value = doc.get(key, default)
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise ChoiceError(f"{key} must be an integer from {low} to {high}, got {value!r}")
+        raise ChoiceError(f"{key} must be an integer from {low} to {high}, got {shown(value)}")
     return value
 
 
 def rules_from_request(doc: dict[str, Any]) -> Rules:
     """The rules a create request asks for: ``game`` (a preset), ``players``,
     ``episode`` ("hand" or "game"), ``target``, ``max_turns``, ``opening_minimum``."""
-    game = doc.get("game", "2003-02")
+    game = doc.get("game", DEFAULT_GAME)
     offered = {g["id"]: g for g in games_offered()}
-    if game not in offered:
-        raise ChoiceError(f"unknown game {game!r}: choose one of {sorted(offered)}")
+    if not isinstance(game, str) or game not in offered:
+        raise ChoiceError(f"unknown game {shown(game)}: choose one of {sorted(offered)}")
     counts = offered[game]["players"]
-    players = integer(doc, "players", 2, min(counts), max(counts))
+    players = integer(doc, "players", offered[game]["default_players"], min(counts), max(counts))
+    if players not in counts:
+        raise ChoiceError(f"players must be one of {counts} in {game}, got {players}")
     episode = doc.get("episode", "hand")
     if episode not in ("hand", "game"):
-        raise ChoiceError(f"episode must be 'hand' or 'game', got {episode!r}")
-    target = doc.get("target", 10_000)
-    if target not in TARGETS:
-        raise ChoiceError(f"target must be one of {TARGETS}, got {target!r}")
+        raise ChoiceError(f"episode must be 'hand' or 'game', got {shown(episode)}")
+    targets = sorted({*TARGETS, offered[game]["target"]})
+    target = doc.get("target", offered[game]["target"])
+    if isinstance(target, bool) or target not in targets:
+        raise ChoiceError(f"target must be one of {targets}, got {shown(target)}")
     minimum = doc.get("opening_minimum")
+    if minimum is not None and (isinstance(minimum, bool) or not isinstance(minimum, int)):
+        raise ChoiceError(f"opening_minimum must be an integer or null, got {shown(minimum)}")
     max_turns = integer(doc, "max_turns", 200, 1, MAX_TURNS_LIMIT)
     try:
         return Rules(

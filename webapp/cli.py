@@ -4,7 +4,9 @@
     kanaszta serve --port 8080 --runs-dir runs --records-dir results
 
 The server binds 127.0.0.1 unless ``--host`` says otherwise; ``--port 0``
-takes a free port. Checkpoints are offered (and loaded) only from
+takes a free port. The listening socket has TCP_NODELAY set, which the connections
+it accepts inherit: an answer is sent at once, not held back for a delayed
+acknowledgement (:func:`listening_socket`). Checkpoints are offered (and loaded) only from
 ``--runs-dir``, record files only from ``--records-dir``.
 """
 
@@ -30,7 +32,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     s.add_argument("--runs-dir", default=None, help="folder whose .zip checkpoints may be opponents")
     s.add_argument("--records-dir", default=None, help="folder whose records (.json, .jsonl) may be replayed")
     s.add_argument("--max-sessions", type=positive_int, default=200,
-                   help="games kept at once; the least recently used is dropped beyond")  # fmt: skip
+                   help="games kept at once (beyond, a finished one makes room)")  # fmt: skip
     s.add_argument("--idle-minutes", type=bounded_int(1), default=60, help="drop a game idle this long")
     s.set_defaults(command="serve", func=run)
 
@@ -42,6 +44,17 @@ def _folder(path: str | None, flag: str) -> Path | None:
     if not folder.is_dir():
         raise UsageError(f"{flag} {path}: no such folder")
     return folder
+
+
+def listening_socket(host: str, port: int) -> socket.socket:
+    """A TCP socket bound to ``host``:``port`` (IPv6 if ``host`` has a colon), with
+    SO_REUSEADDR and TCP_NODELAY set (accepted connections inherit TCP_NODELAY)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    sock.bind((host, port))
+    return sock
 
 
 def run(args: argparse.Namespace) -> int:
@@ -56,12 +69,9 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--port must be at most 65535, got {args.port}")
     app = create_app(_folder(args.runs_dir, "--runs-dir"), _folder(args.records_dir, "--records-dir"),
                      args.max_sessions, args.idle_minutes * 60.0)  # fmt: skip
-    family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((args.host, args.port))
+    sock = listening_socket(args.host, args.port)
     port = sock.getsockname()[1]
-    shown = f"[{args.host}]" if family == socket.AF_INET6 else args.host
+    shown = f"[{args.host}]" if sock.family == socket.AF_INET6 else args.host
     print(f"kanaszta serve: open http://{shown}:{port}/ (Ctrl-C stops)", flush=True)
     if args.host not in ("127.0.0.1", "localhost", "::1"):
         print(f"warning: bound to {args.host}: other machines can reach this server", file=sys.stderr)

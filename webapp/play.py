@@ -1,12 +1,13 @@
-"""A person against bots in the browser: one game, the person in one seat.
+"""A person against bots in the browser: one game of any preset, the person in one seat.
 
 The bots move on the server until it is the person's turn (or a hand ends,
 which waits for "next hand" so that its scoring can be read). The person's
-moves arrive as action names; a request may carry several (melding the cards
+moves arrive as action names, or as a gesture (cards of his hand laid on a
+meld, :mod:`webapp.gesture`); a request may carry several (melding the cards
 selected in one gesture is a sequence of atomic actions). The sequence is
 tried on a copy of the game first: every action must be legal, in the
 person's own turn and the same hand, or nothing is played and the error names
-the first one that is not and why (:func:`agents.games.diszitett.explain.why_illegal`).
+the first one that is not and why (the game's words, :meth:`TerminalWords.why_illegal`).
 """
 
 from __future__ import annotations
@@ -18,11 +19,9 @@ from typing import Any
 import numpy as np
 
 from agents.base import Agent
-from agents.games.diszitett.explain import why_illegal
-from agents.human import suggest
+from agents.human import seat_names, suggest
 from agents.records import GameRecord, final_scores, make_record
 from kanaszta_env import GameBatch, Rules
-from kanaszta_env.games.diszitett.actions import ACTION_NAMES, action_from_name
 
 from .progress import Progress
 from .table import legal_json, table_json
@@ -50,20 +49,27 @@ class PlaySession:
         self.agents = list(agents)
         self.seat = seat
         self.seed = seed
-        self.names = [name if a is None else f"{a.name} (seat {q})" for q, a in enumerate(self.agents)]
+        self.names = seat_names(rules, self.agents, name)
         for agent in self.agents:
             if agent is not None:
                 agent.reset(rules.num_players)
         self.lock = threading.Lock()
         games = GameBatch(rules, 1)
         games.reset(seed=seed)
+        self.lookup = {n.lower(): a for a, n in enumerate(games.action_names)}  # names in any case
         self.progress = Progress(games, self.names, viewer=seat)
         self.hand_end: dict[str, Any] | None = None  # the scoring shown until "next hand"
         self.advance()
 
     @property
     def games(self) -> GameBatch:
+        """The game (a batch of one)."""
         return self.progress.games
+
+    @property
+    def finished(self) -> bool:
+        """Whether the game is over (its session may make room for another)."""
+        return bool(self.games.done[0])
 
     def your_turn(self) -> bool:
         """Whether the game waits for the person's move."""
@@ -82,6 +88,12 @@ class PlaySession:
             mask = games.legal_mask()[0][None]
             self.hand_end = self.progress.apply(int(agent.act(obs, mask, np.array([mover]))[0]))
 
+    def require_turn(self) -> None:
+        """:class:`ActionError` saying why the person cannot move now, if he cannot."""
+        if not self.your_turn():
+            over = "the game is over" if self.finished else "the hand is over: go on"
+            raise ActionError("it is not your turn" if self.hand_end is None else over)
+
     def check(self, names: object) -> list[int]:
         """The action ids of a request's ``names``, each tried in turn on a copy of
         the game; :class:`ActionError` for the first one that cannot be played."""
@@ -89,26 +101,23 @@ class PlaySession:
             raise ActionError("actions must be a non-empty list of action names")
         if len(names) > MAX_ACTIONS:
             raise ActionError(f"at most {MAX_ACTIONS} actions per request, got {len(names)}")
-        if not self.your_turn():
-            raise ActionError("it is not your turn" if self.hand_end is None else "the hand is over: go on")
+        self.require_turn()
         trial = self.games.copy()
         hand = int(trial.state.hand_number[0])
         ids = []
         for i, name in enumerate(names):
             if not isinstance(name, str):
-                raise ActionError(f"action {i} is not a name: {name!r}", i, name)
+                raise ActionError(f"action {i} is not a name: {str(name)[:40]!r}", i, name)
             if trial.done[0] or int(trial.state.hand_number[0]) != hand or int(trial.to_move[0]) != self.seat:
-                raise ActionError(f"{name} comes after your turn ended (action {i})", i, name)
-            try:
-                a = action_from_name(name)
-            except ValueError:
-                hint = suggest(
-                    name, [int(x) for x in np.flatnonzero(trial.legal_mask()[0])], trial.action_names
-                )
-                raise ActionError(f"unknown move {name!r}" + (f": {hint}" if hint else ""), i, name) from None
-            if not trial.legal_mask()[0, a]:
-                why = why_illegal(trial.state, self.rules, a)
-                raise ActionError(f"{ACTION_NAMES[a]} is not legal now: {why}", i, name)
+                raise ActionError(f"{name[:40]} comes after your turn ended (action {i})", i, name)
+            a = self.lookup.get(name.lower())
+            legal = trial.legal_mask()[0]
+            if a is None:
+                hint = suggest(name[:40], [int(x) for x in np.flatnonzero(legal)], trial.action_names)
+                raise ActionError(f"unknown move {name[:40]!r}" + (f": {hint}" if hint else ""), i, name)
+            if not legal[a]:
+                why = self.progress.words.why_illegal(trial, a)
+                raise ActionError(f"{trial.action_names[a]} is not legal now: {why}", i, name)
             trial.step(np.array([a]))
             ids.append(a)
         return ids
@@ -121,7 +130,7 @@ class PlaySession:
             if end is not None:
                 self.hand_end = end
         self.advance()
-        return [ACTION_NAMES[a] for a in ids]
+        return [self.games.action_names[a] for a in ids]
 
     def next_hand(self) -> None:
         """Close the scoring of the hand just ended and go on."""
@@ -140,17 +149,18 @@ class PlaySession:
 
     def state(self) -> dict[str, Any]:
         """What the person's browser shows: the table from his seat, his legal
-        moves when it is his turn, the narration and a hand's scoring."""
+        moves and what he needs to know before choosing when it is his turn, the
+        narration and a hand's scoring."""
         games = self.games
-        table = table_json(games, self.names, viewer=self.seat)
         mine = self.your_turn()
         return {
             "kind": self.kind,
             "seat": self.seat,
-            "rules": rules_json(self.rules),
-            "table": table,
+            "rules": rules_json(self.rules, self.progress.words.rules_text()),
+            "table": table_json(games, self.names, viewer=self.seat),
             "your_turn": mine,
-            "legal": legal_json(games.legal_mask()[0]) if mine else None,
+            "legal": legal_json(games) if mine else None,
+            "prompt": self.progress.prompt() if mine else [],
             "log": self.progress.log(),
             "hand_end": self.hand_end,
             "finished": bool(games.done[0]),
@@ -158,15 +168,17 @@ class PlaySession:
         }
 
 
-def rules_json(rules: Rules) -> dict[str, Any]:
-    """The rules in force as the client shows them."""
+def rules_json(rules: Rules, text: str) -> dict[str, Any]:
+    """The rules in force as the client shows them; ``text`` is the game's own line."""
     return {
         "game": rules.variant,
         "title": rules.spec.title,
+        "text": text,
         "players": rules.num_players,
+        "partnerships": bool(rules.partnerships),
+        "sides": list(rules.sides()),
         "episode": rules.episode,
         "target": rules.target_score,
         "max_turns": rules.max_turns,
         "opening_minimum": rules.opening_minimum,
-        "heart_aces": rules.heart_aces,
     }

@@ -14,12 +14,24 @@ from typing import Any
 
 from agents.records import GameRecord, parse_records, rules_to_dict
 
-from .choices import MAX_SEED, TARGETS, ChoiceError, Choices, games_offered, integer, rules_from_request
+from .choices import (
+    MAX_SEED,
+    TARGETS,
+    ChoiceError,
+    Choices,
+    games_offered,
+    integer,
+    rules_from_request,
+    shown,
+)
+from .gesture import gesture_actions
 from .play import MAX_ACTIONS, PlaySession
 from .sessions import SessionStore
 from .viewer import ViewerSession
 
 MAX_STEP = 1000
+#: the longest ``?seat=`` read as a number (a seat is below 10)
+MAX_SEAT_DIGITS = 3
 
 
 class ApiError(Exception):
@@ -43,8 +55,9 @@ def _seat_param(query: Mapping[str, str], players: int) -> int | None:
     seat = query.get("seat", "all")
     if seat == "all":
         return None
-    if not seat.isdigit() or int(seat) >= players:
-        raise ChoiceError(f"seat must be 'all' or 0 to {players - 1}, got {seat!r}")
+    number = seat.isascii() and seat.isdigit() and len(seat) <= MAX_SEAT_DIGITS
+    if not number or int(seat) >= players:
+        raise ChoiceError(f"seat must be 'all' or 0 to {players - 1}, got {shown(seat)}")
     return int(seat)
 
 
@@ -90,10 +103,18 @@ class Api:
             return session.state()
 
     def play_actions(self, doc: dict[str, Any], query: Mapping[str, str], sid: str) -> dict[str, Any]:
-        """Play ``doc["actions"]`` (all or none); the error names the first that cannot be played."""
+        """Play ``doc["actions"]`` (all or none; the error names the first that cannot be
+        played), or the gesture ``doc["meld"]``: ``{"cards": [hand cards], "to": meld id or
+        null}`` (:func:`webapp.gesture.gesture_actions`)."""
         session = self.plays.get(sid)
         with session.lock:
-            played = session.play(doc.get("actions"))
+            if "meld" in doc:
+                gesture = doc["meld"] if isinstance(doc["meld"], dict) else {}
+                session.require_turn()
+                names = gesture_actions(session.games, gesture.get("cards"), gesture.get("to"))
+            else:
+                names = doc.get("actions")
+            played = session.play(names)
             return {"played": played, "state": session.state()}
 
     def play_next(self, doc: dict[str, Any], query: Mapping[str, str], sid: str) -> dict[str, Any]:

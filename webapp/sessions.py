@@ -1,11 +1,13 @@
 """The server's games, each under an unguessable session id.
 
 A session id is 32 random bytes (:func:`secrets.token_urlsafe`): holding it is
-the only way to see or move its game. The store is bounded: when it is full,
-the session used least recently is dropped; sessions idle longer than
-``idle_seconds`` are dropped too. Every session carries its own lock, so that
-requests to one game are applied one at a time while different games run side
-by side.
+the only way to see or move its game. The store is bounded: sessions idle longer
+than ``idle_seconds`` are dropped, and when it is full a new session takes the place
+of the least recently used *finished* one (a session whose ``finished`` is true: a
+game over, a replay at its end). A game in progress is never dropped to make room:
+when every session is one, the new one is refused (:class:`StoreFull`). Every
+session carries its own lock, so that requests to one game are applied one at a
+time while different games run side by side.
 """
 
 from __future__ import annotations
@@ -22,6 +24,10 @@ TOKEN_BYTES = 32
 
 class UnknownSession(KeyError):
     """No session has that id (never had, or it was dropped)."""
+
+
+class StoreFull(RuntimeError):
+    """The store holds its most sessions and none of them may be dropped."""
 
 
 class SessionStore(Generic[T]):
@@ -41,8 +47,15 @@ class SessionStore(Generic[T]):
         now = time.monotonic()
         with self._lock:
             self._expire(now)
-            while len(self._items) >= self.max_sessions:
-                self._items.popitem(last=False)
+            if len(self._items) >= self.max_sessions:
+                done = next((t for t, (_, s) in self._items.items() if getattr(s, "finished", False)), None)
+                if done is None:
+                    minutes = max(1, round(self.idle_seconds / 60))
+                    raise StoreFull(
+                        f"the server already holds {self.max_sessions} games in progress, its most; "
+                        f"try again when one ends or has been idle for {minutes} minutes"
+                    )
+                del self._items[done]
             self._items[token] = (now, session)
         return token
 

@@ -24,11 +24,9 @@ import numpy as np
 from agents.base import Agent
 from agents.records import GameRecord, make_record, rules_from_dict, start_game
 from kanaszta_env import GameBatch
-from kanaszta_env.games.diszitett.actions import ACTION_NAMES, action_from_name
-from kanaszta_env.games.diszitett.compiled import State
 
 from .play import ActionError, rules_json
-from .progress import Progress
+from .progress import Progress, copy_state
 from .table import table_json
 
 #: most actions a record may hold (a game to 10,000 is a few thousand)
@@ -45,7 +43,9 @@ class ViewerSession:
             self.start = start_game(record)
             if not isinstance(record.actions, list) or len(record.actions) > MAX_RECORD_ACTIONS:
                 raise ValueError(f"the actions must be a list of at most {MAX_RECORD_ACTIONS} names")
-            self.actions = [action_from_name(name) for name in record.actions]
+            self.action_names = self.start.action_names
+            lookup = {n.lower(): a for a, n in enumerate(self.action_names)}  # any case, as records.py
+            self.actions = [_action_id(lookup, k, name) for k, name in enumerate(record.actions)]
         except (TypeError, ValueError, KeyError) as error:
             raise ActionError(f"not a valid game record: {error}") from None
         if self.start.rules != self.rules:
@@ -67,11 +67,17 @@ class ViewerSession:
 
     @property
     def cursor(self) -> int:
+        """How many actions of the game the position shown has played."""
         return len(self.progress.history)
+
+    @property
+    def finished(self) -> bool:
+        """Whether the position shown is the end of the game (its session may make room)."""
+        return bool(self.progress.games.done[0])
 
     def _fresh(self) -> Progress:
         games = GameBatch(self.rules, 1)
-        games.state = State(*(a.copy() for a in self.start.state))  # the setter keeps the arrays it is given
+        games.state = copy_state(self.start.state)  # the setter keeps the arrays it is given
         return Progress(games, self.names, viewer=None)
 
     def _forward(self) -> bool:
@@ -90,7 +96,7 @@ class ViewerSession:
             self.actions.append(int(choice[0]))
         a = self.actions[k]
         if not games.legal_mask()[0, a]:
-            raise ActionError(f"action {k} of the record ({ACTION_NAMES[a]}) is illegal in its position")
+            raise ActionError(f"action {k} of the record ({self.action_names[a]}) is illegal in its position")
         end = self.progress.apply(a)
         if end is not None:
             self.hand_ends[k + 1] = end
@@ -139,12 +145,12 @@ class ViewerSession:
         last = self.progress.history[-1] if self.progress.history else None
         return {
             "kind": self.kind,
-            "rules": rules_json(self.rules),
+            "rules": rules_json(self.rules, self.progress.words.rules_text()),
             "table": table_json(games, self.names, viewer=seat),
             "cursor": self.cursor,
             "length": len(self.actions),
             "open_ended": self.agents is not None and not games.done[0],
-            "last_action": ACTION_NAMES[last] if last is not None else None,
+            "last_action": self.action_names[last] if last is not None else None,
             "log": self.progress.log(),
             "hand_end": self.hand_ends.get(self.cursor),
             "finished": bool(games.done[0]),
@@ -155,3 +161,10 @@ class ViewerSession:
         if self.agents is None:
             return self.record
         return make_record(self.rules, self.actions, seed=self.record.seed, players=self.names)
+
+
+def _action_id(lookup: dict[str, int], k: int, name: object) -> int:
+    """The id of action ``k`` of a record, named in its game's names; ``ValueError`` if none."""
+    if isinstance(name, str) and name.lower() in lookup:
+        return lookup[name.lower()]
+    raise ValueError(f"action {k} ({str(name)[:40]!r}) is not one of the game's actions")

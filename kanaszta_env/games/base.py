@@ -27,7 +27,7 @@ if TYPE_CHECKING:  # the layers above import the games, never the reverse at imp
 #: what a game may offer beyond the rules and the envs every game has:
 #: ``views`` structured seat views and the compiled bots built on them;
 #: ``rank_melds`` the VecEnv's one-action-per-meld layer; ``training`` the
-#: learner's shaping and features; ``webapp`` a table in ``kanaszta serve``
+#: learner's shaping and features; ``webapp`` a table in ``kanaszta serve`` (the picture hooks)
 CAPABILITIES = ("views", "rank_melds", "training", "webapp")
 
 
@@ -145,6 +145,21 @@ class Game:
 
     def render_table(self, state: Any, rules: Rules, game: int, names: list[str], viewer: int | None) -> str:
         """Game ``game`` of a batch state as text (``viewer``: hide the other hands)."""
+        raise NotImplementedError
+
+    def table_picture(
+        self, state: Any, rules: Rules, game: int, names: list[str], viewer: int | None
+    ) -> dict[str, Any]:
+        """Game ``game`` of a batch state as the web app's JSON (capability ``webapp``; keys in
+        docs/webapp.md): seats, sides and their melds, extras, pile and stock. With a ``viewer``
+        seat the other hands are their sizes and publicly known cards only."""
+        raise NotImplementedError
+
+    def move_picture(self, state: Any, rules: Rules, game: int, legal: np.ndarray) -> dict[str, Any]:
+        """The legal actions of mask row ``legal`` by what the web app's page clicks (capability
+        ``webapp``; docs/webapp.md): ``cards`` (hand card -> ``[{"action", "to": meld id}]``),
+        ``melds`` (meld id -> ``[{"action", "label"}]``), ``discard`` (hand card -> action) and
+        ``buttons`` (the other actions)."""
         raise NotImplementedError
 
     @property

@@ -3,10 +3,11 @@
 "use strict";
 
 const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
-const WILDS = new Set(["2S", "2H", "2D", "2C", "JK"]);
+// labels of common buttons; any other move is shown by its name
 const BUTTON_LABELS = {
   keep: "Keep", leave: "Leave", draw: "Draw", take_free: "Take the free card",
   take_pile: "Take the pile", withdraw: "Withdraw (take back)", lay_heart_ace: "Lay heart ace alone",
+  end_hand: "End the hand", ask: "Ask: may I go out?", yes: "Yes, go out", no: "No",
 };
 
 const ui = { mode: null, session: null, state: null, selected: [], target: null, timer: null, options: null };
@@ -77,43 +78,62 @@ function fillSelect(select, values, labels) {
   select.replaceChildren(...values.map((v, i) => el("option", { value: String(v), text: labels ? labels[i] : String(v) })));
 }
 
-function agentSelects(container, count, prefix, seatOf) {
+function gameOf(prefix) {
+  return ui.options.games.find((g) => g.id === $(`${prefix}-game`).value) || ui.options.games[0];
+}
+
+// seat q's relation to seat `me` in a game of partnerships (the game's sides of each table size)
+function relation(game, players, q, me) {
+  const sides = game.sides[String(players)];
+  if (!game.partnerships || me === null || !sides) return "";
+  return sides[q] === sides[me] ? " (partner)" : " (opponent)";
+}
+
+function agentSelects(container, count, prefix, seatOf, game, me) {
   const agents = ui.options.agents;
   const selects = [];
   for (let i = 0; i < count; i++) {
     const select = el("select", { id: `${prefix}-${i}`, class: "agent" });
     fillSelect(select, agents);
     select.value = prefix === "watch-agent" ? (i === 0 ? "heuristic" : "greedy") : "random";
-    selects.push(el("label", { text: `Seat ${seatOf(i)} ` }, [select]));
+    const n = Number($(prefix === "watch-agent" ? "watch-players" : "play-players").value);
+    selects.push(el("label", { text: `Seat ${seatOf(i)}${relation(game, n, seatOf(i), me)} ` }, [select]));
   }
   container.replaceChildren(...selects);
 }
 
-function refreshForms() {
-  for (const prefix of ["play", "watch"]) {
-    const game = ui.options.games.find((g) => g.id === $(`${prefix}-game`).value) || ui.options.games[0];
-    const players = $(`${prefix}-players`);
-    const chosen = Number(players.value) || game.players[0];
+function refreshGame(prefix) {
+  const game = gameOf(prefix);
+  const players = $(`${prefix}-players`);
+  if (players.dataset.game !== game.id) {  // a new game: its own table and target
     fillSelect(players, game.players);
-    players.value = String(game.players.includes(chosen) ? chosen : game.players[0]);
+    players.value = String(game.default_players);
+    const targets = [...new Set([...ui.options.targets, game.target])].sort((a, b) => a - b);
+    fillSelect($(`${prefix}-target`), targets);
+    $(`${prefix}-target`).value = String(game.target);
+    players.dataset.game = game.id;
   }
+  return game;
+}
+
+function refreshForms() {
+  const game = refreshGame("play");
+  const watched = refreshGame("watch");
   const n = Number($("play-players").value);
   const seat = $("play-seat");
   const mySeat = Math.min(Number(seat.value) || 0, n - 1);
   fillSelect(seat, [...Array(n).keys()]);
   seat.value = String(mySeat);
   const others = [...Array(n).keys()].filter((q) => q !== mySeat);
-  agentSelects($("play-opponents"), n - 1, "play-opponent", (i) => others[i]);
+  agentSelects($("play-opponents"), n - 1, "play-opponent", (i) => others[i], game, mySeat);
   const w = Number($("watch-players").value);
-  agentSelects($("watch-agents"), w, "watch-agent", (i) => i);
+  agentSelects($("watch-agents"), w, "watch-agent", (i) => i, watched, null);
 }
 
 async function loadOptions() {
   ui.options = await api("GET", "/api/options");
   for (const prefix of ["play", "watch"]) {
     fillSelect($(`${prefix}-game`), ui.options.games.map((g) => g.id), ui.options.games.map((g) => g.title));
-    fillSelect($(`${prefix}-target`), ui.options.targets);
-    $(`${prefix}-target`).value = "10000";
   }
   fillSelect($("replay-file"), ui.options.records);
   refreshForms();
@@ -138,6 +158,7 @@ function switchTab(tab) {
   for (const pane of document.querySelectorAll(".setup")) pane.hidden = pane.dataset.pane !== tab;
   $("board").hidden = true;
   $("hand-end").hidden = true;
+  $("rules-line").textContent = "";  // no game on the board: no rules in force
   showError("");
 }
 
@@ -145,7 +166,8 @@ function switchTab(tab) {
 async function startPlay() {
   const doc = gameRequest("play");
   doc.seat = Number($("play-seat").value);
-  doc.opening_minimum = Number($("play-minimum").value);
+  const minimum = $("play-minimum").value.trim();
+  if (minimum !== "") doc.opening_minimum = Number(minimum);
   doc.opponents = [...document.querySelectorAll("#play-opponents select")].map((s) => s.value);
   const answer = await api("POST", "/api/play", doc);
   begin("play", answer);
@@ -180,40 +202,33 @@ function begin(mode, answer) {
 }
 
 // --- drawing the table ------------------------------------------------------------------
-function meldEl(group, opts = {}) {
-  const box = el("div", { class: `meld${group.canasta ? " canasta" : ""}`, data: { group: group.group }, title: group.canasta || "" });
-  box.append(el("span", { class: "name", text: group.group + (group.canasta ? ` · ${group.canasta}` : "") }));
-  box.append(el("div", { class: "cards" }, group.cards.map((c) => cardEl(c, "small"))));
-  if (opts.lift) {
-    for (const name of opts.lift) box.append(el("button", { text: name.startsWith("lift_big") ? "lift joker" : "lift 2", data: { action: name }, onclick: (e) => { e.stopPropagation(); sendActions([name]); } }));
+// Every game's table has the same shape (docs/webapp.md): seats, sides with their melds,
+// extras, pile and stock. A side is a player alone or a partnership.
+function meldEl(meld, opts = {}) {
+  const kind = `meld${meld.canasta ? " canasta" : ""}${meld.run ? " run" : ""}`;
+  const box = el("div", { class: kind, data: { group: meld.id }, title: meld.canasta || (meld.run ? "run" : "") });
+  const owner = meld.owner !== null && meld.owner !== undefined ? ` · ${ui.state.table.players[meld.owner].name}` : "";
+  box.append(el("span", { class: "name", text: meld.label + (meld.run ? " · run" : "") + (meld.canasta ? ` · ${meld.canasta}` : "") + owner }));
+  box.append(el("div", { class: "cards" }, meld.cards.map((c) => cardEl(c, "small"))));
+  for (const move of opts.moves || []) {
+    box.append(el("button", { text: move.label, data: { action: move.action }, onclick: (e) => { e.stopPropagation(); sendActions([move.action]); } }));
   }
-  if (opts.place) box.append(el("button", { text: "place here", data: { action: opts.place }, onclick: (e) => { e.stopPropagation(); sendActions([opts.place]); } }));
   if (opts.clickable) {
     box.classList.add("clickable");
-    if (ui.target === group.group) box.classList.add("target");
-    box.addEventListener("click", () => { ui.target = ui.target === group.group ? null : group.group; render(ui.state); });
+    if (ui.target === meld.id) box.classList.add("target");
+    box.addEventListener("click", () => { ui.target = ui.target === meld.id ? null : meld.id; render(ui.state); });
   }
   return box;
 }
 
-function seatEl(player, table, mine) {
-  const toMove = table.to_move === player.seat;
-  const head = el("h3", {}, [
-    el("span", { text: player.name }),
-    el("span", { class: "score", text: `total ${player.total} · last hand ${player.last_hand}` }),
-    el("span", { class: "score", text: player.opened ? "opened" : "not opened" }),
-    toMove ? el("span", { class: "score", text: "▶ to move" }) : null,
-  ]);
-  const box = el("div", { class: `seat${toMove ? " to-move" : ""}`, data: { seat: String(player.seat) } }, [head]);
-  const legal = mine && ui.state.legal;
-  const handRow = el("div", { class: "row" }, [el("span", { class: "label", text: `hand (${player.hand_size})` })]);
+function handRow(player, legal) {
+  const row = el("div", { class: "row" }, [el("span", { class: "label", text: `hand (${player.hand_size})` })]);
   if (player.hand !== null) {
     const cards = el("div", { class: "cards hand" });
     player.hand.forEach((card, i) => {
       let extra = "";
       if (legal) {
-        const can = legal.meld[card] || legal.wild[card] || legal.discard[card];
-        if (can) extra += " playable";
+        if (legal.cards[card] || legal.discard[card]) extra += " playable";
         if (legal.discard[card]) extra += " can-discard";
         if (ui.selected.includes(i)) extra += " selected";
       }
@@ -222,53 +237,106 @@ function seatEl(player, table, mine) {
       if (legal) node.addEventListener("click", () => toggleCard(i));
       cards.append(node);
     });
-    handRow.append(cards);
+    row.append(cards);
   } else {
-    handRow.append(el("div", { class: "cards hand" }, Array.from({ length: Math.min(player.hand_size, 24) }, () => cardEl(null, "small"))));
-    if (player.known.length) handRow.append(el("span", { class: "count", text: `known: ${player.known.join(" ")}` }));
+    row.append(el("div", { class: "cards hand" }, Array.from({ length: Math.min(player.hand_size, 24) }, () => cardEl(null, "small"))));
+    if (player.known.length) row.append(el("span", { class: "count", text: `known: ${player.known.join(" ")}` }));
   }
-  box.append(handRow);
-  const melds = el("div", { class: "row" }, [el("span", { class: "label", text: "melds" })]);
-  for (const group of player.groups) {
-    const opts = legal ? { lift: legal.lift[group.group], place: legal.place[group.group], clickable: true } : {};
-    melds.append(meldEl(group, opts));
-  }
-  if (legal) {
-    for (const [g, name] of Object.entries(legal.place)) {
-      if (!player.groups.some((x) => x.group === g)) melds.append(el("button", { text: `place on ${g}`, data: { action: name }, onclick: () => sendActions([name]) }));
-    }
-  }
-  if (!player.groups.length) melds.append(el("span", { class: "count", text: "–" }));
-  box.append(melds);
-  const extras = el("div", { class: "row" }, [el("span", { class: "label", text: "collection" })]);
-  extras.append(el("div", { class: "cards" }, player.red_threes.map((c) => cardEl(c, "small"))));
-  extras.append(el("span", { class: "count", text: `twins ${player.twins}` + (ui.state.rules.heart_aces ? ` · heart aces ${player.heart_aces}` : "") + ` · free pickup ${player.free_pickup}` }));
-  box.append(extras);
+  return row;
+}
+
+function seatEl(player, table, mine) {
+  const toMove = table.to_move === player.seat;
+  const head = el("h3", {}, [
+    el("span", { text: player.name }),
+    el("span", { class: "score", text: player.notes.join(" · ") }),
+    toMove ? el("span", { class: "score", text: "▶ to move" }) : null,
+  ]);
+  const box = el("div", { class: `seat${toMove ? " to-move" : ""}`, data: { seat: String(player.seat) } }, [head]);
+  box.append(handRow(player, mine && ui.state.legal));
   return box;
 }
 
-function renderCenter(table) {
+// A side: its melds and red threes, and its seats' hands. A player alone is drawn as one
+// box (Díszített kanaszta); partners' hands are boxes inside their side's.
+function sideEl(side, table, me) {
+  const play = ui.state.kind === "play";
+  const legal = play && side.seats.includes(me) ? ui.state.legal : null;
+  const single = side.seats.length === 1 ? table.players[side.seats[0]] : null;
+  const toMove = side.seats.includes(table.to_move);
+  const names = side.seats.map((q) => table.players[q].name).join(" & ");
+  const head = el("h3", {}, [
+    el("span", { text: single ? single.name : `side ${side.side}: ${names}` }),
+    el("span", { class: "score", text: `total ${side.total} · last hand ${side.last_hand}` }),
+    el("span", { class: "score", text: side.opened ? "opened" : "not opened" }),
+    ...side.notes.map((note) => el("span", { class: "score", text: note })),
+    single && toMove ? el("span", { class: "score", text: "▶ to move" }) : null,
+  ]);
+  const kind = single ? "side seat" : "side";
+  const box = el("div", { class: `${kind}${toMove ? " to-move" : ""}`, data: { side: String(side.side) } }, [head]);
+  if (single) {
+    box.dataset.seat = String(single.seat);
+    box.append(handRow(single, play && single.seat === me && legal));
+  }
+  const melds = el("div", { class: "row" }, [el("span", { class: "label", text: "melds" })]);
+  for (const meld of side.melds) melds.append(meldEl(meld, legal ? { moves: legal.melds[meld.id], clickable: true } : {}));
+  if (legal) {  // moves on melds not on the table yet (placing a lifted wild on an empty group)
+    for (const [id, moves] of Object.entries(legal.melds)) {
+      if (side.melds.some((m) => m.id === id)) continue;
+      for (const move of moves) melds.append(el("button", { text: `${move.label}: ${id}`, data: { action: move.action }, onclick: () => sendActions([move.action]) }));
+    }
+  }
+  if (!side.melds.length) melds.append(el("span", { class: "count", text: "–" }));
+  box.append(melds);
+  const collection = single ? single.notes : [];
+  if (side.red_threes.length || collection.length) {
+    box.append(el("div", { class: "row" }, [el("span", { class: "label", text: "collection" }),
+      el("div", { class: "cards" }, side.red_threes.map((c) => cardEl(c, "small"))),
+      el("span", { class: "count", text: collection.join(" · ") })]));
+  }
+  if (!single) {
+    const seats = [...side.seats].sort((a, b) => (a === me ? -1 : b === me ? 1 : a - b));
+    box.append(el("div", { class: "seats" }, seats.map((q) => seatEl(table.players[q], table, play && q === me))));
+  }
+  return box;
+}
+
+function extraEl(extra) {
+  const cards = extra.cards ? el("div", { class: "cards" }, extra.cards.map((c) => cardEl(c, "small"))) : (extra.count ? cardEl(null, "small") : el("div", { class: "card small back empty" }));
+  const count = extra.cards ? "" : `${extra.count} cards`;
+  return el("div", { class: "pile-box extra", data: { extra: extra.label } }, [
+    el("div", { class: "label", text: extra.label }), cards,
+    el("span", { class: "count", text: [count, extra.note].filter(Boolean).join(" · ") }),
+  ]);
+}
+
+function renderCenter(state) {
+  const table = state.table;
   $("stock").replaceChildren(cardEl(null), el("span", { class: "count", text: `${table.stock.size} cards` + (table.stock.known_bottom.length ? ` · bottom: ${table.stock.known_bottom.join(" ")}` : "") }));
   const pile = table.pile.top ? [cardEl(table.pile.top)] : [el("div", { class: "card back empty" })];
   pile.push(el("span", { class: "count", text: `${table.pile.size} cards` }));
   if (table.pile.frozen) pile.push(el("span", { class: "frozen", text: "frozen" }));
   $("pile").replaceChildren(...pile);
+  $("extras").replaceChildren(...table.extras.map(extraEl));
   const cut = table.cut ? [el("span", { class: "label", text: "cut cards:" }), ...table.cut.map((c) => el("div", { class: "pile-box" }, [cardEl(c.card, "small"), el("span", { text: c.decision || "?" })]))] : [];
   $("cut").replaceChildren(...cut);
-  const notes = [table.status, table.lifted ? `lifted ${table.lifted}: place it on a group` : ""].filter(Boolean);
-  $("status").textContent = notes.join(" · ");
+  const notes = [...table.notes, ...(state.prompt || [])];
+  $("status").replaceChildren(...notes.map((line) => el("div", { text: line })));
 }
 
 function renderInfo(state) {
   const t = state.table;
   const r = state.rules;
-  $("rules-line").textContent = `${r.title} ${r.game} · ${r.players} players · ${r.episode === "game" ? `game to ${r.target}` : "one hand"} · opening ${r.opening_minimum} · turn limit ${r.max_turns}`;
+  const length = r.episode === "game" ? `game to ${r.target}` : "one hand";
+  $("rules-line").textContent = `${r.title} ${r.game} · ${r.players} players · ${length} · opening ${r.opening_minimum} · turn limit ${r.max_turns}`;
+  $("rules-line").title = r.text;
   const who = t.to_move === null ? "" : t.players[t.to_move].name;
   const parts = [`hand ${t.hand_number}`, `turn ${t.turn}`, `phase ${t.phase}`];
   const info = [el("span", { text: parts.join(" · ") + " · " })];
   if (state.finished) info.push(el("span", { class: "turn", text: "the game is over" }));
   else if (state.kind === "play" && state.your_turn) info.push(el("span", { class: "turn", text: "your move" }));
   else if (who) info.push(el("span", { text: `${who} to move` }));
+  info.push(el("div", { class: "rules-text", text: r.text }));
   $("info").replaceChildren(...info);
   $("log-lines").replaceChildren(...state.log.map((line) => el("li", { text: line })));
   $("log").scrollTop = $("log").scrollHeight;
@@ -278,12 +346,11 @@ function render(state) {
   ui.state = state;
   const table = state.table;
   renderInfo(state);
-  renderCenter(table);
+  renderCenter(state);
   const me = state.kind === "play" ? state.seat : table.viewer;
-  const bottom = me === null ? [] : [table.players[me]];
-  const top = table.players.filter((p) => p.seat !== me);
-  $("others").replaceChildren(...top.map((p) => seatEl(p, table, false)));
-  $("mine").replaceChildren(...bottom.map((p) => seatEl(p, table, state.kind === "play")));
+  const mine = me === null ? null : table.players[me].side;
+  $("others").replaceChildren(...table.sides.filter((s) => s.side !== mine).map((s) => sideEl(s, table, me)));
+  $("mine").replaceChildren(...table.sides.filter((s) => s.side === mine).map((s) => sideEl(s, table, me)));
   renderMoves(state);
   renderViewer(state);
   renderHandEnd(state);
@@ -296,15 +363,6 @@ function selectedCards() {
   return ui.selected.map((i) => hand[i]);
 }
 
-function meldSequence() {
-  const cards = selectedCards();
-  const naturals = cards.filter((c) => !WILDS.has(c));
-  const wilds = cards.filter((c) => WILDS.has(c));
-  const ranks = new Set(naturals.map((c) => c.slice(0, -1)));
-  const group = ranks.size === 1 ? [...ranks][0] : ui.target || "wild";
-  return [...naturals.map((c) => `meld_${c}`), ...wilds.map((w) => `meld_${w}_to_${group}`)];
-}
-
 function renderMoves(state) {
   const legal = state.kind === "play" ? state.legal : null;
   $("moves").hidden = !legal;
@@ -313,10 +371,9 @@ function renderMoves(state) {
   if (!legal) return;
   $("buttons").replaceChildren(...legal.buttons.map((name) => el("button", { type: "button", text: BUTTON_LABELS[name] || name, data: { action: name }, onclick: () => sendActions([name]) })));
   const cards = selectedCards();
-  const canMeld = cards.length > 0 && (Object.keys(legal.meld).length > 0 || Object.keys(legal.wild).length > 0);
-  $("meld").disabled = !canMeld;
+  $("meld").disabled = !(cards.length > 0 && Object.keys(legal.cards).length > 0);
   $("discard").disabled = !(cards.length === 1 && legal.discard[cards[0]]);
-  $("target-note").textContent = ui.target ? `wilds go to ${ui.target} (click the meld again to undo)` : (Object.keys(legal.wild).length ? "to meld only wilds onto a meld, click the meld first" : "");
+  $("target-note").textContent = ui.target ? `the selected cards go to ${ui.target} (click the meld again to undo)` : "to lay cards on a meld of the table, click the meld first";
   $("all-moves-list").replaceChildren(...legal.names.map((name) => el("button", { type: "button", text: name, data: { action: name }, onclick: () => sendActions([name]) })));
 }
 
@@ -327,10 +384,10 @@ function toggleCard(i) {
   render(ui.state);
 }
 
-async function sendActions(actions) {
+async function send(body) {
   await run(async () => {
     try {
-      const answer = await api("POST", `/api/play/${ui.session}/actions`, { actions });
+      const answer = await api("POST", `/api/play/${ui.session}/actions`, body);
       ui.selected = [];
       ui.target = null;
       render(answer.state);
@@ -343,6 +400,14 @@ async function sendActions(actions) {
   });
 }
 
+function sendActions(actions) {
+  return send({ actions });
+}
+
+function meldSelected() {
+  return send({ meld: { cards: selectedCards(), to: ui.target } });
+}
+
 // --- the scoring of a hand -------------------------------------------------------------------
 function renderHandEnd(state) {
   const end = state.hand_end;
@@ -353,13 +418,15 @@ function renderHandEnd(state) {
   }
   box.hidden = false;
   $("hand-end-title").textContent = `Hand ${end.hand}: ${end.reason}${end.went_out ? ` (${end.went_out})` : ""}` + (end.game_over ? " — the game is over" : "");
-  const rows = [el("tr", {}, ["player", "items", "sum", "tax", "recorded", "total"].map((h) => el("th", { text: h })))];
+  const raws = end.players.some((p) => p.raw !== null);
+  const heads = ["player", ...(raws ? ["sum", "tax"] : []), "recorded", "total"];
+  const rows = [el("tr", {}, heads.map((h) => el("th", { text: h })))];
   for (const p of end.players) {
-    const items = el("ul", { class: "items" }, p.items.map(([what, pts]) => el("li", { text: `${what}: ${pts > 0 ? "+" : ""}${pts}` })));
-    rows.push(el("tr", {}, [el("td", { text: p.name }), el("td", {}, [items]), el("td", { class: "num", text: String(p.raw) }),
-      el("td", { class: "num", text: p.tax ? `-${p.tax}` : "0" }), el("td", { class: "num", text: String(p.recorded) }), el("td", { class: "num", text: String(p.total) })]));
+    const sums = raws ? [el("td", { class: "num", text: String(p.raw) }), el("td", { class: "num", text: p.raw - p.recorded ? `-${p.raw - p.recorded}` : "0" })] : [];
+    rows.push(el("tr", {}, [el("td", { text: p.name }), ...sums, el("td", { class: "num", text: String(p.recorded) }), el("td", { class: "num", text: String(p.total) })]));
   }
   $("hand-end-table").replaceChildren(...rows);
+  $("hand-end-sheet").textContent = end.sheet;
   $("hand-end-hands").replaceChildren(...end.players.map((p) => el("div", { class: "row" }, [el("span", { class: "label", text: `${p.name} kept` }), el("div", { class: "cards" }, p.hand.map((c) => cardEl(c, "small")))])));
   const more = state.kind === "play" && !end.game_over;
   $("next-hand").hidden = !more;
@@ -450,8 +517,8 @@ function wire() {
   $("start-watch").addEventListener("click", () => run(startWatch));
   $("open-replay-file").addEventListener("click", () => run(() => openReplay({ mode: "replay", file: $("replay-file").value, game: Number($("replay-game").value) })));
   $("replay-upload").addEventListener("change", uploadRecord);
-  $("meld").addEventListener("click", () => sendActions(meldSequence()));
-  $("discard").addEventListener("click", () => sendActions([`discard_${selectedCards()[0]}`]));
+  $("meld").addEventListener("click", meldSelected);
+  $("discard").addEventListener("click", () => sendActions([ui.state.legal.discard[selectedCards()[0]]]));
   $("clear-selection").addEventListener("click", () => { ui.selected = []; ui.target = null; render(ui.state); });
   $("next-hand").addEventListener("click", nextHand);
   $("close-hand-end").addEventListener("click", closeHandEnd);

@@ -19,7 +19,7 @@ class Classic(Game):
         for preset, settings in RC.PRESET_SETTINGS.items()
     }
     options = RC.CLASSIC_KEYS
-    capabilities = frozenset({"training"})
+    capabilities = frozenset({"training", "webapp"})
     default_target = 5000  # C14.2
 
     @property
@@ -69,6 +69,16 @@ class Classic(Game):
         from .render import classic_table
 
         return classic_table(state, rules, game, names, viewer)
+
+    def table_picture(self, state, rules, game, names, viewer) -> dict[str, Any]:
+        from .picture import classic_picture
+
+        return classic_picture(state, rules, game, names, viewer)
+
+    def move_picture(self, state, rules, game, legal) -> dict[str, Any]:
+        from .picture import classic_moves
+
+        return classic_moves(state, rules, game, legal)
 
     @property
     def position(self):

@@ -59,6 +59,16 @@ class Diszitett(Game):
 
         return diszitett_table(state, rules, game, names, viewer)
 
+    def table_picture(self, state, rules, game, names, viewer) -> dict[str, Any]:
+        from .picture import diszitett_picture
+
+        return diszitett_picture(state, rules, game, names, viewer)
+
+    def move_picture(self, state, rules, game, legal) -> dict[str, Any]:
+        from .picture import diszitett_moves
+
+        return diszitett_moves(state, rules, game, legal)
+
     @property
     def position(self):
         from . import position as diszitett

@@ -17,7 +17,7 @@ class Turkish(Game):
 
     name = "turkish"
     presets = {"tr": {"players": (4,), "default_players": 4, "random_starter": True}}  # noqa: RUF012 - T2.1-2
-    capabilities = frozenset()
+    capabilities = frozenset({"webapp"})
     default_target = 5200  # T15.1
 
     @property
@@ -64,6 +64,16 @@ class Turkish(Game):
         from .render import turkish_table
 
         return turkish_table(state, rules, game, names, viewer)
+
+    def table_picture(self, state, rules, game, names, viewer) -> dict[str, Any]:
+        from .picture import turkish_picture
+
+        return turkish_picture(state, rules, game, names, viewer)
+
+    def move_picture(self, state, rules, game, legal) -> dict[str, Any]:
+        from .picture import turkish_moves
+
+        return turkish_moves(state, rules, game, legal)
 
     @property
     def position(self):
