@@ -13,8 +13,8 @@ enough to lose about 9% of its hands against RandomBot.
 seat (own seat first, as in the observation) it gives:
 
 * the hand size, one-hot ``0, 1, ..., 15`` and ``16+``;
-* the number of canastas of the seat (Díszített) or of its side (classic),
-  one-hot ``0, 1, 2`` and ``3+``.
+* the number of canastas of the seat (Díszített) or of its side (classic: a flag;
+  Turkish: its pair's), one-hot ``0, 1, 2`` and ``3+``.
 
 It is the input layer shared by the trained networks: the PyTorch features
 extractor of :mod:`training.features` and the NumPy policy of
@@ -33,6 +33,7 @@ from numba import njit
 from kanaszta_env import Rules
 from kanaszta_env.games.classic.observation import HAND_SIZE_SCALE as CLASSIC_HAND_SIZE_SCALE, relative_sides
 from kanaszta_env.games.diszitett.observation import HAND_SIZE_SCALE
+from kanaszta_env.games.turkish.observation import HAND_SIZE_SCALE as TURKISH_HAND_SIZE_SCALE
 from kanaszta_env.observation import piece_offsets
 
 HAND_BUCKETS = 17  # hand sizes 0..15, then 16 or more
@@ -47,8 +48,9 @@ class CountLayout:
     hand_slots: tuple[int, ...]
     hand_scale: float
     canasta: tuple[int, int]  # slice of the canasta piece
-    canasta_shape: tuple[int, ...]  # (seats, groups, kinds) for Díszített; () for classic
+    canasta_shape: tuple[int, ...]  # (rows, groups, kinds) for Díszített and Turkish; () for classic
     partners: tuple[int, int] | None  # classic: slice of the partners piece
+    rows: tuple[int, ...] = ()  # the canasta row of each relative seat (default: its own)
 
     @property
     def size(self) -> int:
@@ -86,8 +88,23 @@ def _diszitett_layout(rules: Rules, offsets: dict) -> CountLayout:
     )
 
 
+def _turkish_layout(rules: Rules, offsets: dict) -> CountLayout:
+    """Hand sizes per seat; the canasta kinds of each seat's pair's meld slots."""
+    hand_start = offsets["hand_sizes"][0]
+    kind_start, kind_shape = offsets["meld_kind"]  # (pairs, slots, kinds), own pair first
+    return CountLayout(
+        rules,
+        tuple(hand_start + seat for seat in range(rules.num_players)),
+        float(TURKISH_HAND_SIZE_SCALE),
+        (kind_start, kind_start + int(np.prod(kind_shape))),
+        tuple(int(n) for n in kind_shape),
+        None,
+        tuple(rules.sides()),  # relative seat k plays in the pair k % 2 (T2.1: partners opposite)
+    )
+
+
 #: game name -> where its observation holds the counts
-COUNT_LAYOUTS = {"diszitett": _diszitett_layout, "classic": _classic_layout}
+COUNT_LAYOUTS = {"diszitett": _diszitett_layout, "classic": _classic_layout, "turkish": _turkish_layout}
 
 
 @lru_cache(maxsize=32)
@@ -108,7 +125,8 @@ def count_indices(obs: np.ndarray, layout: CountLayout) -> np.ndarray:
     out = np.empty((len(obs), 2 * players), dtype=np.int64)
     if layout.partners is None:
         _, groups, kinds = layout.canasta_shape
-        _rank_group_indices(obs, hand_slots, layout.hand_scale, layout.canasta[0], groups, kinds, out)
+        rows = np.asarray(layout.rows or range(players), dtype=np.int64)
+        _rank_group_indices(obs, hand_slots, layout.hand_scale, layout.canasta[0], rows, groups, kinds, out)
         return out
     plo, phi = layout.partners  # classic: has each seat's side a canasta (C6)
     side = relative_sides(layout.rules.sides(), obs[:, plo:phi])
@@ -122,7 +140,7 @@ def count_indices(obs: np.ndarray, layout: CountLayout) -> np.ndarray:
 
 
 @njit(cache=True)
-def _rank_group_indices(obs, hand_slots, scale, canasta_start, groups, kinds, out):  # pragma: no cover
+def _rank_group_indices(obs, hand_slots, scale, canasta_start, rows, groups, kinds, out):  # pragma: no cover
     players = hand_slots.shape[0]
     for i in range(obs.shape[0]):
         for s in range(players):
@@ -130,7 +148,7 @@ def _rank_group_indices(obs, hand_slots, scale, canasta_start, groups, kinds, ou
             out[i, s] = s * HAND_BUCKETS + hand
             count = 0
             for g in range(groups):
-                base = canasta_start + (s * groups + g) * kinds
+                base = canasta_start + (rows[s] * groups + g) * kinds
                 total = 0.0
                 for k in range(kinds):
                     total += obs[i, base + k]

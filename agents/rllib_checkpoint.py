@@ -79,7 +79,7 @@ class RLlibAgent(Agent):
         self.rules = rules
 
     def logits(self, obs: np.ndarray, mask: np.ndarray) -> Any:
-        """(N, 200) masked logits (a torch tensor)."""
+        """(N, actions) masked logits (a torch tensor)."""
         import torch
 
         inputs = np.concatenate([np.asarray(obs, np.float32), np.asarray(mask, np.float32)], axis=1)

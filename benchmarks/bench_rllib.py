@@ -96,7 +96,8 @@ def probe(runner: object, steps: int = 32) -> tuple[float, float]:
         with torch.no_grad():
             module.forward_exploration({"obs": torch.from_numpy(obs)})
         module_s += time.perf_counter() - t0
-        actions = np.argmax(rng.random((env.num_envs, 200)) * obs[:, -200:], axis=1)
+        n = env.single_action_space.n  # the mask closes each observation
+        actions = np.argmax(rng.random((env.num_envs, n)) * obs[:, -n:], axis=1)
         t0 = time.perf_counter()
         obs = env.step(actions)[0]
         env_s += time.perf_counter() - t0

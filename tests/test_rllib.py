@@ -1,4 +1,6 @@
-"""The RLlib backend (issue 16): its env, its masked module, and a tiny run on a local Ray instance.
+"""The RLlib backend (issue 16): its env, its masked module, and a tiny run on a local Ray instance,
+for every game: Díszített kanaszta (two players), classic canasta (pl, two partnerships)
+and Turkish kanasta (tr).
 
 The run test starts Ray with 2 CPUs, trains two iterations of a tiny budget with
 one env runner (a league with bots and snapshots), saves, reloads the
@@ -21,6 +23,7 @@ from agents.base import play_batch
 from agents.random_bot import RandomBot
 from agents.registry import make_agent
 from kanaszta_env import Rules
+from kanaszta_env.observation import observation_size
 from training.config import TrainConfig
 from training.rllib.env import make_env
 from training.rllib.options import RLlibOptions
@@ -29,6 +32,9 @@ if find_spec("ray") is None:  # scripts/test.sh installs the ray extra: in CI th
     if os.environ.get("CI"):
         raise ImportError("the RLlib tests need ray[rllib]: pip install -e '.[ray]'")
     pytest.skip("ray[rllib] is not installed (pip install -e '.[ray]')", allow_module_level=True)
+
+#: (variant, players) of every game the backend trains; 0 players: the preset's default
+GAMES = [("2003-02", 2), ("pl", 4), ("tr", 0)]
 
 TINY = dict(
     num_envs=8,
@@ -60,22 +66,29 @@ def test_the_quick_start_imports_no_ray() -> None:
     subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).resolve().parents[1])
 
 
-def test_env_resets_on_the_step_after_a_hand_ends() -> None:
+@pytest.mark.parametrize(("variant", "players"), GAMES)
+def test_env_resets_on_the_step_after_a_hand_ends(variant: str, players: int) -> None:
     """gymnasium's NEXT_STEP autoreset, as RLlib's env runner expects: the step that ends a
-    hand returns its last observation (no legal action) and the next one deals a new hand."""
-    env = make_env({"train": TrainConfig(**TINY).to_dict(), "num_envs": 6})
+    hand returns its last observation (no legal action) and the next one deals a new hand.
+    The spaces are the game's: its observation and one mask flag per action."""
+    config = TrainConfig(variant=variant, num_players=players, max_turns=40, **TINY)
+    env = make_env({"train": config.to_dict(), "num_envs": 6})
+    rules = config.rules()
+    actions_n = len(rules.game.action_names(rules))
+    assert env.single_action_space.n == actions_n
+    assert env.single_observation_space.shape == (observation_size(rules) + actions_n,)
     obs, _ = env.reset(seed=5)
     rng = np.random.default_rng(0)
     ended_once = False
     for _ in range(3000):
-        mask = obs[:, -200:] > 0
+        mask = obs[:, -actions_n:] > 0
         actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in mask])
         was_done = env._pending.copy()
         obs, rewards, terminated, truncated, _ = env.step(actions)
         done = terminated | truncated
         assert not done[was_done].any() and (rewards[was_done] == 0).all()
-        assert (obs[was_done, -200:].sum(axis=1) > 0).all()  # a new hand to play
-        assert (obs[done, -200:].sum(axis=1) == 0).all()  # the finished hand's last view
+        assert (obs[was_done, -actions_n:].sum(axis=1) > 0).all()  # a new hand to play
+        assert (obs[done, -actions_n:].sum(axis=1) == 0).all()  # the finished hand's last view
         ended_once |= bool(done.any())
         if ended_once and was_done.any():
             break
@@ -83,22 +96,24 @@ def test_env_resets_on_the_step_after_a_hand_ends() -> None:
     assert obs.dtype == np.float32 and env.observation_space.contains(obs)
 
 
-def test_module_masks_illegal_actions() -> None:
+@pytest.mark.parametrize(("variant", "players"), GAMES)
+def test_module_masks_illegal_actions(variant: str, players: int) -> None:
     from gymnasium import spaces
 
     from training.rllib.env import observation_space
     from training.rllib.module import MaskedActorCritic
 
-    rules = Rules()
+    rules = Rules(variant=variant, num_players=players or None)
     space = observation_space(rules)
+    n = space.num_actions
     module = MaskedActorCritic(
-        observation_space=space, action_space=spaces.Discrete(200), model_config={"net_arch": [16]}
+        observation_space=space, action_space=spaces.Discrete(n), model_config={"net_arch": [16]}
     )
     sample = np.stack([space.sample() for _ in range(5)])
-    mask = np.zeros((5, 200), dtype=np.float32)
-    mask[np.arange(5), [3, 10, 50, 199, 0]] = 1
+    mask = np.zeros((5, n), dtype=np.float32)
+    mask[np.arange(5), [3, 10, 50, n - 1, 0]] = 1
     mask[0, 7] = 1
-    sample[:, -200:] = mask
+    sample[:, -n:] = mask
     batch = {"obs": torch.tensor(sample)}
     logits = module.forward_inference(batch)["action_dist_inputs"]
     probs = torch.softmax(logits, dim=1).detach().numpy()
@@ -114,7 +129,10 @@ def test_registry_refuses_a_missing_rllib_checkpoint(tmp_path: Path) -> None:
         make_agent(f"rllib:{tmp_path}")
 
 
-def test_train_two_iterations_reload_play_and_resume(tmp_path: Path, monkeypatch) -> None:
+@pytest.mark.parametrize(("variant", "players"), GAMES)
+def test_train_two_iterations_reload_play_and_resume(
+    tmp_path: Path, monkeypatch, variant: str, players: int
+) -> None:
     import ray
 
     from training.rllib.train import train_rllib
@@ -122,7 +140,8 @@ def test_train_two_iterations_reload_play_and_resume(tmp_path: Path, monkeypatch
     run = tmp_path / "run"
     options = RLlibOptions(num_cpus=2, num_env_runners=1)
     per_iteration = TINY["num_envs"] * TINY["n_steps"]
-    config = TrainConfig(run_dir=str(run), total_timesteps=2 * per_iteration, **TINY)
+    game = dict(variant=variant, num_players=players, max_turns=40, **TINY)
+    config = TrainConfig(run_dir=str(run), total_timesteps=2 * per_iteration, **game)
     try:
         result = train_rllib(config, options)
         assert result.timesteps == 2 * per_iteration
@@ -134,12 +153,14 @@ def test_train_two_iterations_reload_play_and_resume(tmp_path: Path, monkeypatch
 
         monkeypatch.chdir(tmp_path)  # a relative folder, as on the command line
         agent = make_agent("rllib:run/final")
-        rules = Rules()
-        outcome = play_batch(rules, [agent, RandomBot()], np.array([[0, 1], [1, 0]]), [11, 12])
-        assert outcome.decisions[0, 0] > 0 and outcome.decisions[1, 1] > 0  # it played both hands
+        rules = config.rules()
+        sides = np.array(rules.sides())
+        seating = np.stack([sides, 1 - sides])  # its side, then the other (a legal move or an error)
+        outcome = play_batch(rules, [agent, RandomBot()], seating, [11, 12])
+        assert ((outcome.decisions * (seating == 0)).sum(axis=1) > 0).all()  # it played both hands
 
         resumed = TrainConfig(
-            run_dir=str(run), total_timesteps=3 * per_iteration, resume=str(run / "latest"), **TINY
+            run_dir=str(run), total_timesteps=3 * per_iteration, resume=str(run / "latest"), **game
         )
         again = train_rllib(resumed, options)
         assert again.timesteps == 3 * per_iteration

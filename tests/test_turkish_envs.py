@@ -3,7 +3,7 @@
 The generic env contracts (hidden information T2.4/T3.4 and pair rewards T14
 included) run on the Turkish table in tests/conformance/. Here: the observation
 layout against the state, the invariants under random play, the rendered pairs,
-the generated pages, and `kanaszta train` refusing the game for now.
+the generated pages and the action table's size (training: tests/test_turkish_training.py).
 """
 
 from __future__ import annotations
@@ -70,10 +70,5 @@ def test_render_shows_pairs_and_hides_for_a_viewer():
     assert "Fi 1 on the table" in text
 
 
-def test_kanaszta_train_says_not_yet():
-    """Training (training.config) refuses Turkish kanasta, saying so; the action table has 1376 ids."""
-    from training.config import TrainConfig
-
+def test_the_action_table_has_1376_ids():
     assert len(ACTION_NAMES) == NUM_ACTIONS == 1376  # docs/actions-turkish.md
-    with pytest.raises(ValueError, match=r"Turkish kanasta .* not supported yet"):
-        TrainConfig(variant="tr", num_players=4).validate()

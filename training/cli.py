@@ -11,6 +11,7 @@ import sys
 from collections.abc import Sequence
 
 from kanaszta_env.cli import bounded_int, new_parser, non_negative_int, positive_int, run_cli
+from kanaszta_env.games import preset_names
 
 from .config import add_arguments, parse_config
 from .rllib.options import add_arguments as add_rllib_arguments
@@ -54,6 +55,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     )
     ev.add_argument(
         "--batch", type=positive_int, default=1000, help="deals played together (default: %(default)s)"
+    )
+    ev.add_argument(
+        "--variant", choices=preset_names(), default="2003-02", help="rules preset (default: %(default)s)"
+    )
+    ev.add_argument(
+        "--num-players", type=non_negative_int, default=0, help="players (default 0: the preset's default)"
     )
     ev.add_argument("--out", default=None, help="write PREFIX.json, PREFIX.csv and PREFIX.png (Elo plot)")
     ev.add_argument(

@@ -50,10 +50,10 @@ class TrainConfig:
     """write TensorBoard logs to RUN_DIR/tb"""
 
     # --- game ----------------------------------------------------------------------
-    num_players: int = 2
-    """players per game (2-4, R2.1); the learner takes one seat, opponents the others"""
+    num_players: int = 0
+    """players per game (0: the preset's default); the learner takes one seat (his partners: copies)"""
     variant: str = "2003-02"
-    """rules preset: 2003-02 (with separate heart aces) or 2003-01"""
+    """rules preset: 2003-02, 2003-01 (Díszített kanaszta), pl, sk (classic canasta) or tr (Turkish)"""
     max_turns: int = 200
     """turn limit of a training hand (R19.2)"""
     eval_max_turns: int = 200
@@ -166,11 +166,11 @@ class TrainConfig:
     # --- derived ---------------------------------------------------------------------
     def rules(self) -> Rules:
         """The rules of the training games."""
-        return Rules(variant=self.variant, num_players=self.num_players, max_turns=self.max_turns)
+        return Rules(variant=self.variant, num_players=self.num_players or None, max_turns=self.max_turns)
 
     def eval_rules(self) -> Rules:
         """The rules of the evaluation games."""
-        return Rules(variant=self.variant, num_players=self.num_players, max_turns=self.eval_max_turns)
+        return dataclasses.replace(self.rules(), max_turns=self.eval_max_turns)
 
     def best_bot(self) -> str:
         """The bot whose periodic evaluations pick ``best.zip``."""
@@ -179,8 +179,8 @@ class TrainConfig:
 
     def validate(self) -> TrainConfig:
         """Raise ``ValueError`` on inconsistent values, before anything is written; returns ``self``."""
-        if self.rules().game.name not in POTENTIALS:  # its shaping and count features are not written yet
-            raise ValueError(f"training on {self.rules().game.title} (variant {self.variant}) is not "
+        if not (game := self.rules().game).has("training") or game.name not in POTENTIALS:
+            raise ValueError(f"training on {game.title} (variant {self.variant}) is not "
                              "supported yet: its envs work with sb3-contrib directly")  # fmt: skip
         self.eval_rules()
         for name, (minimum, even) in INT_BOUNDS.items():

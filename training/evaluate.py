@@ -149,7 +149,7 @@ def run_eval(args: argparse.Namespace) -> int:
 
     from .policy import load_policy
 
-    rules = Rules()
+    rules = Rules(variant=args.variant, num_players=args.num_players or None)
     bots = bot_list(args.bots)
     names = [*args.checkpoints, *bots]
     repeated = sorted({name for name in names if names.count(name) > 1})

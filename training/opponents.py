@@ -171,7 +171,7 @@ class PoolVecEnv(VecEnv):
         return obs, rewards, dones, infos
 
     def action_masks(self) -> np.ndarray:
-        """(N, 200) legal actions of the learners, all slots concatenated."""
+        """(N, A) legal actions of the learners, all slots concatenated."""
         return np.concatenate([env.action_masks() for env in self.envs])
 
     def close(self) -> None:

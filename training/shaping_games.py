@@ -37,5 +37,15 @@ def _classic(rules: Rules, config: Any) -> Any:
     )
 
 
+def _turkish(rules: Rules, config: Any) -> Any:
+    from .games.turkish.shaping import TurkishScoreEstimate
+
+    return TurkishScoreEstimate(rules, scale=config.reward_scale, hand_weight=config.shaping_hand_weight)
+
+
 #: game name -> its potential (phi) for the shaped reward
-POTENTIALS: dict[str, Callable[[Rules, Any], Any]] = {"diszitett": _diszitett, "classic": _classic}
+POTENTIALS: dict[str, Callable[[Rules, Any], Any]] = {
+    "diszitett": _diszitett,
+    "classic": _classic,
+    "turkish": _turkish,
+}

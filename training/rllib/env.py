@@ -10,15 +10,21 @@ the learner, and a step is one compiled engine call per slot, not one Python
 object per game. An RLlib env runner gets it through the ``vector_entry_point``
 of :func:`register` (``gym_env_vectorize_mode="vector_entry_point"``).
 
+Every game of the package trains here: the rules name the game, which gives the
+action count, the observation size and (:data:`training.shaping_games.POTENTIALS`)
+the shaping; in a partnership game the learner's partners are copies of him, as in
+:class:`~kanaszta_env.envs.KanasztaVecEnv`.
+
 Observations are one float32 vector per game: the encoded view ``(D,)`` followed
-by its legal-action mask ``(200,)`` (:class:`MaskedObservationSpace`; the mask is
-applied by :mod:`training.rllib.module`). One flat array rather than a ``Dict``
-of two: one array per step through RLlib's connectors and episodes (the
-benchmark showed no clear difference between the two on this machine). Rewards are those of the
-local trainer: the hand-score difference times ``reward_scale``, ``±win_bonus``
-for a hand won or lost, minus ``step_cost``, plus the potential-based shaping
-of :mod:`training.games.diszitett.shaping`; a turn-limit truncation ends the episode as a
-termination unless ``bootstrap_truncation`` (as in :class:`training.games.diszitett.shaping.ShapedReward`).
+by its legal-action mask ``(A,)``, one flag per action of the game
+(:class:`MaskedObservationSpace`; the mask is applied by :mod:`training.rllib.module`).
+One flat array rather than a ``Dict`` of two: one array per step through RLlib's
+connectors and episodes (the benchmark showed no clear difference between the two
+on this machine). Rewards are those of the local trainer: the hand-score difference
+times ``reward_scale``, ``±win_bonus`` for a hand won or lost, minus ``step_cost``,
+plus the potential-based shaping of the game (``training/games/<game>/shaping.py``);
+a turn-limit truncation ends the episode as a termination unless
+``bootstrap_truncation`` (as in :class:`training.games.diszitett.shaping.ShapedReward`).
 
 Autoreset follows gymnasium's ``NEXT_STEP`` mode, which RLlib's
 ``SingleAgentEnvRunner`` expects: the step that ends a hand returns the
@@ -33,6 +39,7 @@ plus the env runner's index) plays the seeds
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 import gymnasium as gym
@@ -41,27 +48,34 @@ from gymnasium import spaces
 
 from kanaszta_env import GameBatch, Rules
 from kanaszta_env.engine import ENDED_TERMINATED, ENDED_TRUNCATED
-from kanaszta_env.games.diszitett.actions import NUM_ACTIONS
+from kanaszta_env.envs.options import PARTNER_COPY, learner_seating
 from kanaszta_env.spaces import ObservationSpace
 
-from ..games.diszitett.shaping import ScoreEstimate
 from ..opponents import SLOT_SEED_STRIDE, TRAIN_SEED_OFFSET, OpponentPool, SlotOpponent
+from ..shaping_games import POTENTIALS
 
 ENV_NAME = "kanaszta-pool-vector-v0"
 RUNNER_SEED_STRIDE = 2**32
 
 
+def num_actions(rules: Rules) -> int:
+    """The size of the action space of the game ``rules`` play."""
+    return len(rules.game.action_names(rules))
+
+
 class MaskedObservationSpace(spaces.Box):
     """One learner observation: the encoded view (:class:`~kanaszta_env.spaces.ObservationSpace`
-    of ``rules``) followed by its legal-action mask (``NUM_ACTIONS`` values, 1 = legal), one
-    float32 vector. It declares ``rules`` and ``observation_size`` (where the mask starts)."""
+    of ``rules``) followed by its legal-action mask (:func:`num_actions` values, 1 = legal), one
+    float32 vector. It declares ``rules``, ``observation_size`` (where the mask starts) and
+    ``num_actions``."""
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
         inner = ObservationSpace(rules)
         self.observation_size = int(inner.shape[0])
-        low = np.concatenate([inner.low, np.zeros(NUM_ACTIONS, np.float32)])
-        high = np.concatenate([inner.high, np.ones(NUM_ACTIONS, np.float32)])
+        self.num_actions = num_actions(rules)
+        low = np.concatenate([inner.low, np.zeros(self.num_actions, np.float32)])
+        high = np.concatenate([inner.high, np.ones(self.num_actions, np.float32)])
         super().__init__(low, high, dtype=np.float32)
 
     def inner(self) -> ObservationSpace:
@@ -85,8 +99,8 @@ class PoolVectorEnv(gym.vector.VectorEnv):
         resample_every: steps between new opponent draws (0: never).
         seed: base seed of the deals (``reset(seed=...)`` replaces it: RLlib's env runner
             ``w`` resets with the config's seed plus ``w``).
-        reward_scale, win_bonus, step_cost, shaping, shaping_hand_weight,
-        shaping_dead_end, shaping_canasta, shaping_out, gamma, bootstrap_truncation:
+        potential: the shaping potential ``phi(obs)`` of the game (None: no shaping).
+        reward_scale, win_bonus, step_cost, shaping, gamma, bootstrap_truncation:
         the reward, as the :class:`~training.config.TrainConfig` fields of these names.
     """
 
@@ -101,14 +115,11 @@ class PoolVectorEnv(gym.vector.VectorEnv):
         slots: int = 4,
         resample_every: int = 128,
         seed: int = 0,
+        potential: Callable[[np.ndarray], np.ndarray] | None = None,
         reward_scale: float = 1e-3,
         win_bonus: float = 1.0,
         step_cost: float = 0.0,
         shaping: float = 1.0,
-        shaping_hand_weight: float = 0.5,
-        shaping_dead_end: float = 1.0,
-        shaping_canasta: float = 0.0,
-        shaping_out: float = 0.0,
         gamma: float = 1.0,
         bootstrap_truncation: bool = False,
     ) -> None:
@@ -118,18 +129,17 @@ class PoolVectorEnv(gym.vector.VectorEnv):
         self.pool = pool
         self.single_observation_space = observation_space(rules)
         self.obs_size = self.single_observation_space.observation_size
-        self.single_action_space = spaces.Discrete(NUM_ACTIONS)
+        self.single_action_space = spaces.Discrete(self.single_observation_space.num_actions)
         self.observation_space = gym.vector.utils.batch_space(self.single_observation_space, num_envs)
         self.action_space = gym.vector.utils.batch_space(self.single_action_space, num_envs)
         sizes = [num_envs // slots + (1 if k < num_envs % slots else 0) for k in range(slots)]
         self.bounds = np.cumsum([0, *sizes])
         self.opponents = [SlotOpponent(pool.sample()) for _ in sizes]
-        others = rules.num_players - 1
         self.batches = [
             GameBatch(
                 rules,
                 n,
-                seats=["external", *([opp] * others)],
+                **learner_seating(rules, opp, PARTNER_COPY),  # partners: copies of the learner
                 first_seat="random",
                 auto_reset=False,
                 observe=True,
@@ -141,16 +151,10 @@ class PoolVectorEnv(gym.vector.VectorEnv):
         self.resample_every = resample_every
         self.base_seed = TRAIN_SEED_OFFSET + int(seed) * RUNNER_SEED_STRIDE
         self.hands = [np.zeros(n, dtype=np.uint64) for n in sizes]  # hands dealt per game
-        self.win_bonus, self.step_cost, self.shaping = win_bonus, step_cost, shaping
+        self.win_bonus, self.step_cost = win_bonus, step_cost
+        self.shaping = shaping if potential is not None else 0.0
         self.gamma, self.bootstrap_truncation = gamma, bootstrap_truncation
-        self.potential = ScoreEstimate(
-            rules,
-            scale=reward_scale,
-            hand_weight=shaping_hand_weight,
-            canasta_progress=shaping_canasta,
-            out_readiness=shaping_out,
-            dead_end=shaping_dead_end,
-        )
+        self.potential = potential
         self._phi = np.zeros(num_envs)
         self._pending = np.zeros(num_envs, dtype=bool)  # ended last step: dealt again in this one
         self._steps = 0
@@ -199,7 +203,7 @@ class PoolVectorEnv(gym.vector.VectorEnv):
         return obs, {}
 
     def _observe(self) -> np.ndarray:
-        out = np.empty((self.num_envs, self.obs_size + NUM_ACTIONS), dtype=np.float32)
+        out = np.empty((self.num_envs, *self.single_observation_space.shape), dtype=np.float32)
         for k, games in enumerate(self.batches):
             lo, hi = self.bounds[k], self.bounds[k + 1]
             out[lo:hi, : self.obs_size] = games.observe()
@@ -256,10 +260,7 @@ def env_settings(config: Any) -> dict[str, Any]:
         "win_bonus": config.win_bonus,
         "step_cost": config.step_cost,
         "shaping": config.shaping,
-        "shaping_hand_weight": config.shaping_hand_weight,
-        "shaping_dead_end": config.shaping_dead_end,
-        "shaping_canasta": config.shaping_canasta,
-        "shaping_out": config.shaping_out,
+        "potential": POTENTIALS[config.rules().game.name](config.rules(), config),
         "gamma": config.gamma,
         "bootstrap_truncation": config.bootstrap_truncation,
     }

@@ -2,7 +2,7 @@
 
 Input: the observation-and-mask vectors of :mod:`training.rllib.env`
 (:class:`~training.rllib.env.MaskedObservationSpace`: the encoded view, then
-the 200 legal-action flags).
+one legal-action flag per action of the game).
 The observation goes through the count features of :mod:`training.features`
 (the same input as the local trainer's network), then two separate MLPs of
 ``net_arch`` (policy and value, as the local trainer's ``net_arch``); the

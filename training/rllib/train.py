@@ -40,7 +40,7 @@ from agents.rllib_checkpoint import RLlibAgent
 from ..config import TrainConfig, bot_list, parse_weights, save_config
 from ..evaluate import evaluate_against_bots, plot_learning_curve, write_report
 from ..train import TrainResult
-from .env import observation_space
+from .env import num_actions, observation_space
 from .options import RLlibOptions
 
 STATE_FILE = "kanaszta_state.json"  # inside each checkpoint folder: decisions trained so far
@@ -64,7 +64,7 @@ def driver_agent(config: TrainConfig, state: dict[str, Any], name: str) -> RLlib
 
     module = MaskedActorCritic(
         observation_space=observation_space(config.rules()),
-        action_space=spaces.Discrete(200),
+        action_space=spaces.Discrete(num_actions(config.rules())),
         inference_only=False,
         model_config={"net_arch": [int(n) for n in config.net_arch], "count_features": config.count_features},
     )

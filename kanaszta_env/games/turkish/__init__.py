@@ -17,7 +17,7 @@ class Turkish(Game):
 
     name = "turkish"
     presets = {"tr": {"players": (4,), "default_players": 4, "random_starter": True}}  # noqa: RUF012 - T2.1-2
-    capabilities = frozenset({"webapp"})
+    capabilities = frozenset({"training", "webapp"})
     default_target = 5200  # T15.1
 
     @property

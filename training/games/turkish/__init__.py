@@ -1,0 +1,1 @@
+"""Turkish kanasta's shaping potential."""
