@@ -26,7 +26,6 @@ last observation of a finished episode is kept.
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
@@ -37,17 +36,13 @@ from ..rules import Rules, resolve_rules
 from . import driver as D
 from .batch_readout import BatchReadout
 from .kernels import kernels_for
-from .options import BatchOptions, Controller, game_seeds
+from .options import BatchOptions, Controller, IllegalActionError, game_seeds, read_actions
 from .states import copy_state, select
 
 _OPTION_NAMES = (
     "seats", "first_seat", "auto_reset", "observe", "reward", "reward_scale", "illegal", "illegal_reward",
     "seat_order",
 )  # fmt: skip
-
-
-class IllegalActionError(ValueError):
-    """An action that the rules do not permit in that game's position."""
 
 
 class StepResult(NamedTuple):
@@ -284,38 +279,7 @@ class GameBatch(BatchReadout):
         self._obs_fresh = bool(self._params[D.PRM_OBSERVE])
 
     def _check_actions(self, actions: object) -> np.ndarray:
-        """``actions`` as the int64 row the kernels read; ids outside ``[0, num_actions)`` become
-        -1 (illegal), their given values kept in ``self._given`` for the error message."""
-        B = self.batch_size
-        if B == 1 and not isinstance(actions, (np.ndarray, list, tuple)):
-            if isinstance(actions, (bool, np.bool_)):
-                raise IllegalActionError(f"an action must be an integer, got {actions!r}")
-            try:
-                values = [operator.index(actions)]  # type: ignore[arg-type]
-            except TypeError:
-                raise IllegalActionError(f"an action must be an integer, got {actions!r}") from None
-        else:
-            # a list is read element by element: NumPy would turn [True, 1] into ints, [2**63, 1]
-            # into floats
-            listed = isinstance(actions, (list, tuple))
-            acts = np.array(actions, dtype=object) if listed else np.asarray(actions)
-            if acts.shape == () and B == 1:
-                acts = acts.reshape(1)
-            whole = np.issubdtype(acts.dtype, np.integer) or (
-                acts.dtype == object
-                and all(isinstance(x, (int, np.integer)) and not isinstance(x, bool) for x in acts.flat)
-            )
-            if acts.shape != (B,) or not whole:
-                raise IllegalActionError(f"actions must be {B} integers, got {actions!r}")
-            if acts.dtype == np.int64 and (
-                acts.size == 0 or (acts.min() >= -1 and acts.max() < self.num_actions)
-            ):
-                self._actions[:] = acts  # the common case: no id out of range
-                self._given = {}
-                return self._actions
-            values = [int(x) for x in acts]
-        self._given = {i: v for i, v in enumerate(values) if not 0 <= v < self.num_actions}
-        self._actions[:] = [-1 if i in self._given else v for i, v in enumerate(values)]
+        self._given = read_actions(actions, self.batch_size, self.num_actions, self._actions)
         return self._actions
 
     def _advance(self) -> None:

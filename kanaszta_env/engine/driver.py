@@ -253,8 +253,7 @@ def _play(
         if who != NOBODY and not over[b] and control[b, to_move[b]] == who and actions[b] != WAIT:
             a = actions[b]
             if who == EXTERNAL and _illegal(legal, b, a, who):  # penalty mode
-                # a learner deciding for his partners too (seated by side) is the offender
-                offender = S.anchor[b] if prm[PRM_BY_SIDE] == 1.0 else to_move[b]
+                offender = S.anchor[b] if prm[PRM_BY_SIDE] == 1.0 else to_move[b]  # by side: the learner
                 S.acc[b, offender] += prm[PRM_ILLEGAL_REWARD]
                 _end_episode(s, cfg, S, prm, b, _BY_ILLEGAL)
                 a = -1

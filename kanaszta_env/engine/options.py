@@ -4,6 +4,7 @@ validated once and turned into the driver's arrays."""
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -16,6 +17,42 @@ Policy = Callable[[np.ndarray, np.ndarray], np.ndarray]
 Controller = str | Policy
 
 _MAX_SEED = 2**64
+
+
+class IllegalActionError(ValueError):
+    """An action that the rules do not permit in that game's position."""
+
+
+def read_actions(actions: object, batch_size: int, num_actions: int, out: np.ndarray) -> dict[int, int]:
+    """Write ``actions`` (one per game) into the int64 row ``out`` the kernels read; ids outside
+    ``[0, num_actions)`` become -1 (illegal). Returns those ids as given, by game, for the error
+    message. Raises :class:`IllegalActionError` unless they are ``batch_size`` integers."""
+    if batch_size == 1 and not isinstance(actions, (np.ndarray, list, tuple)):
+        if isinstance(actions, (bool, np.bool_)):
+            raise IllegalActionError(f"an action must be an integer, got {actions!r}")
+        try:
+            values = [operator.index(actions)]  # type: ignore[arg-type]
+        except TypeError:
+            raise IllegalActionError(f"an action must be an integer, got {actions!r}") from None
+    else:
+        # a list is read element by element: NumPy would make [True, 1] ints, [2**63, 1] floats
+        listed = isinstance(actions, (list, tuple))
+        acts = np.array(actions, dtype=object) if listed else np.asarray(actions)
+        if acts.shape == () and batch_size == 1:
+            acts = acts.reshape(1)
+        whole = np.issubdtype(acts.dtype, np.integer) or (
+            acts.dtype == object
+            and all(isinstance(x, (int, np.integer)) and not isinstance(x, bool) for x in acts.flat)
+        )
+        if acts.shape != (batch_size,) or not whole:
+            raise IllegalActionError(f"actions must be {batch_size} integers, got {actions!r}")
+        if acts.dtype == np.int64 and (acts.size == 0 or (acts.min() >= -1 and acts.max() < num_actions)):
+            out[:] = acts  # the common case: no id out of range
+            return {}
+        values = [int(x) for x in acts]
+    given = {i: v for i, v in enumerate(values) if not 0 <= v < num_actions}
+    out[:] = [-1 if i in given else v for i, v in enumerate(values)]
+    return given
 
 
 def game_seeds(seed: int | Sequence[int] | np.ndarray | None, batch_size: int) -> np.ndarray:
