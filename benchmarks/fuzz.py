@@ -9,9 +9,12 @@ compiled loop steps every game through its rule set's entry points
 (``kanaszta_env.core.ruleset``).
 
 Uniformly random play seldom empties a hand in games whose melds need planning
-(Turkish kanasta), so half the games can be played by a crude melding player
-(``--meld-bias``, see ``fuzz_players.py``) where a game has one; the end
-reasons of the hands played are printed, to show what the fuzzing reached. Run
+(Turkish kanasta), so half the games can be played by a coverage player
+(``--meld-bias``, see ``fuzz_players.py``) where a game has one. To show what the
+fuzzing reached, the end reasons of the hands are printed, and the counts of the
+game's events where it counts them (``kernels/events.py``: going out by discard and
+by melding, the partner's answers, the Fis taken both ways, forced openings made
+and missed, ...). Run
 with ``NUMBA_BOUNDSCHECK=1`` (and an empty cache) to also catch out-of-bounds
 accesses.
 
@@ -22,7 +25,9 @@ accesses.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import time
+import types
 
 import numpy as np
 from fuzz_players import coverage_player
@@ -38,21 +43,27 @@ from kanaszta_env.games import all_games
 TURN_BOUND_PER_CARD = 2
 FAILURES = ("conservation errors", "dead ends", "over-long turns", "inconsistent tables")
 _MADE: dict[tuple[str, object], object] = {}
+#: turn limits fuzzed (0: the rules' own): a short one ends hands by the limit, a long one lets
+#: every game run its stock out (random Díszített play reaches 200 turns first)
+TURN_LIMITS = (30, 0, 2000)
 
 
-def make_fuzz(ruleset, player):
+def make_fuzz(ruleset, player, events):
     """The compiled fuzz loop over ``ruleset``'s entry points; ``player(s, cfg, b, row, u)``
-    picks a legal action when a game's bias says so (see :mod:`fuzz_players`)."""
+    picks a legal action when a game's bias says so (see :mod:`fuzz_players`); ``events``
+    (the game's ``kernels/events.py``, or :data:`NO_EVENTS`) counts what the actions did."""
     key = (ruleset.__name__, player)
     if key in _MADE:
         return _MADE[key]
     legal_row, apply_action, reset_game = ruleset.legal_row, ruleset.apply_action, ruleset.reset_game
+    mark, note = events.mark, events.note
     conserved, consistent = ruleset.conserved, ruleset.consistent
     over, num_actions = ruleset.PHASE_OVER, ruleset.NUM_ACTIONS
 
     @njit
-    def fuzz(s, cfg, rng, seeds, bias, turn_bound, sweeps, failures, ends, stats):
-        """failures: FAILURES; ends: hands by end reason; stats: [decisions, longest turn]."""
+    def fuzz(s, cfg, rng, seeds, bias, turn_bound, sweeps, failures, ends, counts, stats):
+        """failures: FAILURES; ends: hands by end reason; counts: the game's events;
+        stats: [decisions, longest turn]."""
         B = s.phase.shape[0]
         row = np.zeros(num_actions, dtype=np.bool_)
         scratch = np.zeros(53, dtype=np.int64)
@@ -83,7 +94,9 @@ def make_fuzz(ruleset, player):
                                 break
                             k -= 1
                 mover, turn = s.to_move[b], s.turn[b]
+                before = mark(s, b)
                 apply_action(s, cfg, b, a, rewards)
+                note(s, cfg, b, a, before, counts)
                 stats[0] += 1
                 turn_len[b] += 1
                 if not conserved(s, cfg, b, scratch):
@@ -119,7 +132,11 @@ def fuzz_rules(rules: Rules, decisions: int, batch: int, meld_bias: float, chunk
     """Fuzz ``rules`` for at least ``decisions`` decisions; returns the counts."""
     kernels = kernels_for(rules.spec)
     player = coverage_player(rules, kernels)
-    fuzz = make_fuzz(kernels.ruleset, _never if player is None else player)
+    try:
+        events = kernels.game_module("events")
+    except ModuleNotFoundError:
+        events = NO_EVENTS
+    fuzz = make_fuzz(kernels.ruleset, _never if player is None else player, events)
     games = GameBatch(rules, batch_size=batch)
     seed = 1000 * rules.num_players + len(rules.variant)
     games.reset(seed=seed)
@@ -128,6 +145,7 @@ def fuzz_rules(rules: Rules, decisions: int, batch: int, meld_bias: float, chunk
     bias = np.where(np.arange(batch) % 2 == 0, meld_bias if player is not None else 0.0, 0.0)
     failures = np.zeros(len(FAILURES), dtype=np.int64)
     ends = np.zeros(len(END_NAMES), dtype=np.int64)
+    counts = np.zeros(max(len(events.EVENT_NAMES), 1), dtype=np.int64)
     stats = np.zeros(2, dtype=np.int64)
     turn_bound = 3 + TURN_BOUND_PER_CARD * rules.spec.deck_size
     sweeps = max(1, -(-decisions // (batch * chunks)))
@@ -136,14 +154,40 @@ def fuzz_rules(rules: Rules, decisions: int, batch: int, meld_bias: float, chunk
     for _ in tqdm(
         range(chunks), desc=f"fuzz {rules.variant} {rules.num_players}p", unit="chunk", leave=False
     ):
-        fuzz(games.state, cfg, rng, seeds, bias, turn_bound, sweeps, failures, ends, stats)
+        fuzz(games.state, cfg, rng, seeds, bias, turn_bound, sweeps, failures, ends, counts, stats)
     return {"failures": failures, "ends": ends, "decisions": int(stats[0]), "longest": int(stats[1]),
-            "seconds": time.perf_counter() - t0, "bound": turn_bound}  # fmt: skip
+            "seconds": time.perf_counter() - t0, "bound": turn_bound,
+            "events": dict(zip(events.EVENT_NAMES, counts.tolist(), strict=False))}  # fmt: skip
+
+
+def fuzz_table(rules: Rules, decisions: int, batch: int, meld_bias: float) -> dict:
+    """:func:`fuzz_rules` at each turn limit of :data:`TURN_LIMITS` (the rules' own for the
+    middle one), a third of the decisions each; the counts summed."""
+    share = -(-decisions // len(TURN_LIMITS))
+    limited = [dataclasses.replace(rules, max_turns=limit or rules.max_turns) for limit in TURN_LIMITS]
+    parts = [fuzz_rules(r, share, batch, meld_bias) for r in limited]
+    total = {key: sum(p[key] for p in parts) for key in ("failures", "ends", "decisions", "seconds")}
+    total["events"] = {name: sum(p["events"][name] for p in parts) for name in parts[0]["events"]}
+    return {**total, "longest": max(p["longest"] for p in parts), "bound": parts[0]["bound"]}
 
 
 @njit
 def _never(s, cfg, b, row, u):  # the player of a game without a coverage player (never asked)
     return 0
+
+
+@njit
+def _no_mark(s, b):
+    return 0
+
+
+@njit
+def _no_note(s, cfg, b, a, before, counts):
+    pass
+
+
+#: the events of a game without ``kernels/events.py``: none counted
+NO_EVENTS = types.SimpleNamespace(EVENT_NAMES=(), mark=_no_mark, note=_no_note)
 
 
 def main() -> None:
@@ -162,7 +206,7 @@ def main() -> None:
     args = parser.parse_args()
     failed = 0
     for rules in tables(args.variant, args.players):
-        r = fuzz_rules(rules, args.decisions, args.batch, args.meld_bias)
+        r = fuzz_table(rules, args.decisions, args.batch, args.meld_bias)
         failed += int(r["failures"].sum())
         ends = ", ".join(f"{name} {n:,}" for name, n in zip(END_NAMES[1:], r["ends"][1:], strict=True))
         fails = ", ".join(f"{name} {n}" for name, n in zip(FAILURES, r["failures"], strict=True))
@@ -170,6 +214,8 @@ def main() -> None:
             f"{rules.variant} {rules.num_players}p: {r['decisions']:,} decisions in {r['seconds']:.0f} s, "
             f"hands ended: {ends}; {fails}; longest turn {r['longest']} (bound {r['bound']})"
         )
+        if r["events"]:
+            print("    reached: " + ", ".join(f"{name} {n:,}" for name, n in r["events"].items()))
     print("FAILURES" if failed else "no failures")
     raise SystemExit(1 if failed else 0)
 
