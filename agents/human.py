@@ -2,7 +2,7 @@
 
 The human sits in one seat, bots in the others (his partners too, in partnership
 games). The table is shown from his seat: his hand, everybody's melds, the other
-hands by size and publicly known cards (the game's own table,
+hands by size and publicly known cards (the game's table picture as text,
 :meth:`Game.render_table`). The legal moves are listed with numbers and names; a move
 is entered by either (any case; spaces may stand for the underscores). The rules in
 force are shown first, and when the hand ends its scoring.

@@ -121,7 +121,9 @@ def test_other_hands_are_hidden() -> None:
     out = io.StringIO()
     play_human([GreedyBot()], Rules(), seed=9, input_stream=Script(["1"] * 8, tail=None), output=out)
     text = out.getvalue()
-    own = re.findall(r"(?m)^ {4}hand \((\d+)\): (.*)$", text)
+    own = re.findall(r"(?m)^ {3}[ *]you \(.*\) hand \((\d+)\): (.*?)(?: · known to all: .*)?$", text)
     assert own and all(int(n) == len(cards.split()) for n, cards in own if n != "0"), "own hand listed"
     assert int(own[-1][0]) >= 14
-    assert re.search(r"(?m)^ {4}hand: \d+ cards$", text), "the opponent's hand only as a count"
+    theirs = re.findall(r"(?m)^ {3}[ *]greedy \(seat 1\) \(.*\) (hand.*)$", text)
+    assert len(theirs) == len(own), "the opponent's seat at every table"
+    assert all(re.fullmatch(r"hand: \d+ cards(, known: .*)?", t) for t in theirs), "only as a count"

@@ -65,9 +65,10 @@ def test_render_shows_pairs_and_hides_for_a_viewer():
     e = env(variant="tr", render_mode="ansi")
     e.reset(seed=1)
     text = e.render()
-    assert "pair 0 (player_0, player_2)" in text and "pair 1 (player_1, player_3)" in text
+    assert "side 0 (player_0, player_2)" in text and "side 1 (player_1, player_3)" in text
     assert text.count("hand (11)") == 4
-    assert "Fi 1 on the table" in text
+    fis = text.splitlines()[2]  # a spectator sees the Fis' cards
+    assert fis.startswith("Fi 1: ") and fis.count("on the table") == 2 and len(fis.split()) > 22
 
 
 def test_the_action_table_has_1376_ids():

@@ -1,5 +1,5 @@
-"""Text rendering of one game: a readable table of the position (each game draws its
-own, :meth:`Game.render_table`), as text or as an image.
+"""Text rendering of one game: a readable table of the position (the game's
+:meth:`Game.table_picture` drawn as text, :meth:`Game.render_table`), as text or as an image.
 
 By default this is a spectator's view (every hand is shown), meant for
 people watching or debugging, not for agents, which see only their
@@ -29,8 +29,8 @@ def render_table(
     agent_names: list[str] | None = None,
     viewer: int | None = None,
 ) -> str:
-    """The position of game ``game`` as a multi-line string (the game's own table,
-    :meth:`Game.render_table`).
+    """The position of game ``game`` as a multi-line string (the game's picture drawn
+    as text, :meth:`Game.render_table`).
 
     Without ``viewer`` every hand is shown (a spectator's view); with a seat
     ``viewer`` only that player's hand is, the others by their size and the

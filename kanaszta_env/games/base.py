@@ -5,9 +5,9 @@ is one object. Its spec (:class:`~kanaszta_env.variants.Variant`) holds the
 numbers the compiled kernels read; the object adds what the Python layers
 need: its presets and their options, the side of every seat, the kernels'
 config vector, its action names, its observation pieces, its position codec,
-its text renderer and what it can do (:data:`CAPABILITIES`). Envs, the CLI, the
-web app, training and the tools ask the game; nothing outside a game's own
-modules branches on which game it is.
+its table as JSON (also drawn as text, :mod:`.text_table`) and what it can do
+(:data:`CAPABILITIES`). Envs, the CLI, the web app, training and the tools ask the
+game; nothing outside a game's own modules branches on which game it is.
 """
 
 from __future__ import annotations
@@ -29,6 +29,17 @@ if TYPE_CHECKING:  # the layers above import the games, never the reverse at imp
 #: ``rank_melds`` the VecEnv's one-action-per-meld layer; ``training`` the
 #: learner's shaping and features; ``webapp`` a table in ``kanaszta serve`` (the picture hooks)
 CAPABILITIES = ("views", "rank_melds", "training", "webapp")
+
+#: how a hand ended (``state.end_reason``, the ``END_*`` codes of core/common.py), in words
+END_WORDS = ("", "went out", "stock exhausted", "turn limit")
+
+
+def end_notes(state: Any, b: int, names: list[str], over: bool) -> list[str]:
+    """A picture's note of how game ``b``'s hand ended and who went out (none before the end)."""
+    if not over:
+        return []
+    out = int(state.out_player[b])
+    return [f"ended: {END_WORDS[int(state.end_reason[b])]}" + (f" ({names[out]})" if out >= 0 else "")]
 
 
 class Game:
@@ -144,15 +155,19 @@ class Game:
         raise NotImplementedError
 
     def render_table(self, state: Any, rules: Rules, game: int, names: list[str], viewer: int | None) -> str:
-        """Game ``game`` of a batch state as text (``viewer``: hide the other hands)."""
-        raise NotImplementedError
+        """Game ``game`` of a batch state as text: its :meth:`table_picture` drawn by
+        :func:`~kanaszta_env.games.text_table.table_text` (``viewer``: hide the other hands)."""
+        from .text_table import table_text
+
+        return table_text(self.table_picture(state, rules, game, names, viewer))
 
     def table_picture(
         self, state: Any, rules: Rules, game: int, names: list[str], viewer: int | None
     ) -> dict[str, Any]:
         """Game ``game`` of a batch state as the web app's JSON (capability ``webapp``; keys in
-        docs/webapp.md): seats, sides and their melds, extras, pile and stock. With a ``viewer``
-        seat the other hands are their sizes and publicly known cards only."""
+        docs/webapp.md): seats, sides and their melds, extras, pile and stock, and ``notes``
+        for the rest. With a ``viewer`` seat the other hands are their sizes and publicly
+        known cards only, until the hand is over."""
         raise NotImplementedError
 
     def move_picture(self, state: Any, rules: Rules, game: int, legal: np.ndarray) -> dict[str, Any]:

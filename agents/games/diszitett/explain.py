@@ -31,7 +31,7 @@ from kanaszta_env.games.diszitett.compiled import (
     opening_minimum,
     opening_value,
 )
-from kanaszta_env.games.diszitett.render import FREEZING
+from kanaszta_env.games.diszitett.picture import FREEZING
 
 from .narrate import groups_change
 

@@ -65,11 +65,6 @@ class Classic(Game):
 
         return classic_pieces(rules.num_players, max(rules.sides()) + 1, piece)
 
-    def render_table(self, state, rules, game, names, viewer) -> str:
-        from .render import classic_table
-
-        return classic_table(state, rules, game, names, viewer)
-
     def table_picture(self, state, rules, game, names, viewer) -> dict[str, Any]:
         from .picture import classic_picture
 

@@ -4,7 +4,8 @@
 Melds, red threes, the opening and the score belong to a side (partners sit
 opposite, C2): a side's melds are one per rank, the wild meld (sk, C5.6) and the
 black threes laid when going out (pl, C10.2). A ``viewer`` sees the other hands as
-their sizes and the cards publicly known in them (taken with the pile). Actions name
+their sizes and the cards publicly known in them (taken with the pile) until the hand
+is over. Actions name
 ranks, not suits (``meld_K``, ``discard_9``), so a move is offered on every hand card
 of its rank.
 """
@@ -27,6 +28,7 @@ from ...cards import (
 )
 from ...engine.kernels import kernels_for
 from ...rules import Rules
+from ..base import end_notes
 from . import actions as A
 
 _ASKED = ("", "asked the partner: may I go out? (waiting)", "partner said yes", "partner said no")
@@ -77,7 +79,7 @@ def classic_picture(state: Any, rules: Rules, b: int, names: list[str], viewer: 
                 "opened": bool(s.opened[b, side]),
                 "hand_size": int(s.hand[b, q].sum()),
                 "known": counts_to_cards(s.known[b, q]),
-                "hand": counts_to_cards(s.hand[b, q]) if viewer is None or q == viewer else None,
+                "hand": counts_to_cards(s.hand[b, q]) if viewer in (None, q) or over else None,
                 "notes": notes,
             }
         )
@@ -99,7 +101,7 @@ def classic_picture(state: Any, rules: Rules, b: int, names: list[str], viewer: 
                 "notes": [f"red threes {int(s.red_threes[b, side])}"],
             }
         )
-    notes = []
+    notes = end_notes(s, b, names, over)
     if not over and int(s.asked[b]):
         notes.append(f"{names[int(s.mover[b])]} {_ASKED[int(s.asked[b])]}")
     return {

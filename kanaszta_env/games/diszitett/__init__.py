@@ -54,11 +54,6 @@ class Diszitett(Game):
 
         return diszitett_pieces(rules.num_players)
 
-    def render_table(self, state, rules, game, names, viewer) -> str:
-        from .render import diszitett_table
-
-        return diszitett_table(state, rules, game, names, viewer)
-
     def table_picture(self, state, rules, game, names, viewer) -> dict[str, Any]:
         from .picture import diszitett_picture
 

@@ -4,8 +4,10 @@
 Every player is his own side: a side's melds are the player's groups (R10), its
 collection his red threes (R4); twins, separate heart aces (2003-02, R10.6) and the
 free pickup (R7) are notes. A ``viewer`` sees the other hands as their sizes and their
-publicly known cards (R3, R8) and the stock as its size and known bottom cards (R3.4),
-the information of his observation. The cut cards are shown to everybody (R3.1).
+publicly known cards (R3, R8) until the hand is over and the stock as its size and known
+bottom cards (R3.4), the information of his observation. The cut cards are shown to
+everybody (R3.1); they, a penalised pickup (R8), a lifted wild (R13.2) and how the hand
+ended are also the table's notes, which the text table shows.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ import numpy as np
 from ...cards import (
     GROUP_NAMES,
     GROUP_SLOTS,
+    IS_BLACK_THREE,
+    IS_WILD,
     NUM_GROUPS,
     SLOT_TYPE,
     TYPE_GROUP,
@@ -25,11 +29,13 @@ from ...cards import (
     counts_to_cards,
 )
 from ...rules import Rules
+from ..base import end_notes
 from . import actions as A
 from .compiled import CANASTA_NAMES, FREE_NAMES, PHASE_NAMES, PHASE_OVER, State, canasta_kind
-from .render import FREEZING
 
 _DECIDED = {1: "kept", 0: "left", -1: None}
+#: card types whose presence on top freezes the discard pile: black threes and wilds (R9)
+FREEZING = frozenset(int(t) for t in np.flatnonzero(IS_BLACK_THREE | IS_WILD))
 
 
 def _groups(row: np.ndarray) -> list[dict[str, Any]]:
@@ -59,7 +65,7 @@ def _player(s: State, b: int, q: int, names: list[str], open_hand: bool, heart_a
     hand = s.hand[b, q]
     notes = [f"twins {int(s.twins[b, q])}", f"free pickup {FREE_NAMES[int(s.free_pickup[b, q])]}"]
     if heart_aces:
-        notes.insert(1, f"heart aces laid alone {int(s.sep_heart_aces[b, q])}")
+        notes.insert(1, f"separate heart aces {int(s.sep_heart_aces[b, q])}")
     return {
         "seat": q,
         "name": names[q],
@@ -105,9 +111,15 @@ def diszitett_picture(
     known_bottom = int(min(s.stock_known[b], stock_n))
     heart_aces = bool(rules.heart_aces)
     players = [
-        _player(s, b, q, names, viewer is None or q == viewer, heart_aces) for q in range(rules.num_players)
+        _player(s, b, q, names, viewer in (None, q) or over, heart_aces) for q in range(rules.num_players)
     ]
     lifted = TYPE_NAMES[int(s.lifted[b])] if s.lifted[b] >= 0 and not over else None
+    pickup = TYPE_NAMES[int(s.pickup_card[b])] if PHASE_NAMES[phase] == "pickup" else None
+    notes = end_notes(s, b, names, over)
+    if pickup:
+        notes.append(f"penalised pickup of {pickup}: meld it with at least two cards from the hand (R8)")
+    if lifted:
+        notes.append(f"lifted {lifted}: place it on another group (R13.2)")
     table: dict[str, Any] = {
         "phase": PHASE_NAMES[phase],
         "over": over,
@@ -126,10 +138,10 @@ def diszitett_picture(
         "players": players,
         "sides": [_side(p) for p in players],
         "extras": [],
-        "notes": [f"lifted {lifted}: place it on a group (R13.2)"] if lifted else [],
+        "notes": notes,
         "cut": None,
         "lifted": lifted,
-        "pickup_card": TYPE_NAMES[int(s.pickup_card[b])] if PHASE_NAMES[phase] == "pickup" else None,
+        "pickup_card": pickup,
     }
     if PHASE_NAMES[phase] == "cut":  # the three cut cards are shown to everybody (R3.1)
         table["cut"] = [
@@ -137,6 +149,9 @@ def diszitett_picture(
             for t, k in zip(s.cut_cards[b], s.cut_kept[b], strict=True)
         ]
         table["cut_index"] = int(s.cut_index[b])
+        notes.insert(
+            0, "cut cards: " + ", ".join(f"{c['card']} ({c['decision'] or '?'})" for c in table["cut"])
+        )
     return table
 
 

@@ -60,11 +60,6 @@ class Turkish(Game):
 
         return turkish_pieces(piece)
 
-    def render_table(self, state, rules, game, names, viewer) -> str:
-        from .render import turkish_table
-
-        return turkish_table(state, rules, game, names, viewer)
-
     def table_picture(self, state, rules, game, names, viewer) -> dict[str, Any]:
         from .picture import turkish_picture
 

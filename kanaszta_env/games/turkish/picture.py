@@ -5,7 +5,8 @@ Two pairs (seat ``q`` in pair ``q % 2``, T2.1) share melds and score. A pair's m
 are listed by slot (``m<k>``, the slot the actions name) with the seat that laid them,
 their canasta kind (T8) and whether they are a run (T6), whose cards are then in run
 order with the wild in its place. The two Fis (T11) are extras: a Fi nobody has taken
-is shown as its size, its cards only with every hand open.
+is shown as its size, its cards only with every hand open. A ``viewer`` sees the other
+hands as their sizes and known cards until the hand is over.
 """
 
 from __future__ import annotations
@@ -16,8 +17,12 @@ import numpy as np
 
 from ...cards import JOKER, NUM_TYPES, RANKS, TYPE_NAMES, card_rank, card_suit, counts_to_cards
 from ...rules import Rules
+from ..base import end_notes
 from . import actions as A
-from .render import _FORCED, _KINDS, _PHASES
+
+_PHASES = ("-", "draw", "meld", "discard", "-", "over")
+_KINDS = ("", "half canasta", "whole canasta", "full canasta")
+_FORCED = ("", "owes a canasta opening (T12)", "made its canasta opening")
 
 _RANK_TWO = RANKS.index("2")
 _ACE_HIGH = len(RANKS)  # run position of an ace above the king
@@ -110,7 +115,7 @@ def turkish_picture(state: Any, rules: Rules, b: int, names: list[str], viewer: 
                 "opened": bool(s.opened[b, q]),
                 "hand_size": int(s.hand[b, q].sum()),
                 "known": counts_to_cards(s.known[b, q]),
-                "hand": counts_to_cards(s.hand[b, q]) if viewer is None or q == viewer else None,
+                "hand": counts_to_cards(s.hand[b, q]) if viewer in (None, q) or over else None,
                 "notes": [status],
             }
         )
@@ -147,7 +152,7 @@ def turkish_picture(state: Any, rules: Rules, b: int, names: list[str], viewer: 
         "players": players,
         "sides": pairs,
         "extras": _fis(s, b, names, viewer is None),
-        "notes": [],
+        "notes": end_notes(s, b, names, over),
         "target": int(s.target[b]),
     }
 
