@@ -15,8 +15,9 @@ from .recorder import Chooser, Spec, _wrap
 END_REASONS = {"out": "went out", "exhausted": "stock exhausted", "turn_limit": "turn limit"}
 EXPLORE = 0.05  # chance of a uniformly random legal action
 
-# The seed was picked by trying the first seeds (the first dealer drawn, T2.2): the hand shows pile pickups, a withdrawal,
-# openings, a canasta and a Fi taken, and ends with a player going out.
+# The seed was picked by trying the first seeds (the first dealer drawn, T2.2): the hand
+# shows pile pickups, a withdrawal, openings, a canasta and a Fi taken, and ends with a
+# player going out.
 SPECS = (Spec("4p_tr", "tr", 4, 16, 200),)
 
 

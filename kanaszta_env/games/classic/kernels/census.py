@@ -9,7 +9,7 @@ from numba import njit
 from ....core.config import CFG_PLAYERS
 from ....rules_classic import CC_DECKS, CC_SIDES
 from .melds import all_valid, naturals, size, wilds
-from .state import PHASE_DRAW, PHASE_OVER
+from .state import END_OUT, PHASE_DRAW, PHASE_OVER
 from .tables import IS_RED, JOKER_TYPE, KIND_OF, MAX_WILDS, MELD_SLOT_TYPE, NUM_MELDS, WILD_MELD
 
 
@@ -79,7 +79,12 @@ def sides_consistent(s, cfg, b: int) -> bool:
             continue
         if not boundary:
             continue
-        if not all_valid(grp) or (melded > 0 and not s.opened[b, d]):
+        # the side that went out laid its last melds in a turn that ended the hand, not at a
+        # turn's end, where opening is recorded (the score reads the flag as it was, C13.3)
+        went_out = (
+            s.phase[b] == PHASE_OVER and s.end_reason[b] == END_OUT and s.side_of[b, s.out_player[b]] == d
+        )
+        if not all_valid(grp) or (melded > 0 and not s.opened[b, d] and not went_out):
             return False
         for g in range(WILD_MELD):
             if size(grp, g) > 0 and (wilds(grp, g) > MAX_WILDS or wilds(grp, g) > naturals(grp, g)):
