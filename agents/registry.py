@@ -4,6 +4,7 @@ trained policy shipped with the package), a path to a trained policy checkpoint
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,10 +26,12 @@ from .human import TerminalWords
 from .random_bot import RandomBot
 
 BOT_NAMES = ("random", "greedy", "heuristic", "search", "ppo")
-#: the policy ``make_agent("ppo")`` loads (a hinted one, :mod:`agents.hinted`): trained by
-#: ``kanaszta train --config training/configs/hinted.toml``, exported with ``kanaszta export``
-#: (README: "The shipped agent")
-SHIPPED_POLICY = Path(__file__).parent / "data" / "ppo.npz"
+#: the policies ``make_agent("ppo", rules)`` loads, one per table (``agents/data``): trained by
+#: ``kanaszta train --config training/configs/<name>.toml``, exported with ``kanaszta export``
+#: (README: "The shipped agent"); SHIPPED_POLICY is Díszített kanaszta's (a hinted one)
+SHIPPED_NAME = "ppo-{variant}-{players}p.npz"
+_SHIPPED_PATTERN = re.compile(r"ppo-(.+)-([0-9]+)p\.npz")
+SHIPPED_POLICY = Path(__file__).parent / "data" / SHIPPED_NAME.format(variant="2003-02", players=2)
 RLLIB_PREFIX = "rllib:"  # make_agent("rllib:runs/x/final"): an RLlib checkpoint folder
 _SEARCH_OPTIONS = {"samples": int, "horizon": int, "max_discards": int, "hand_weight": float, "prior": float,
                    "modes": int, "z": float, "seed": int}  # fmt: skip
@@ -136,9 +139,10 @@ def make_agent(spec: str, rules: Rules | None = None, seed: int = 0) -> Agent:
     * ``random``, ``greedy``, ``heuristic``, ``search`` — the bots of the rules' game
       (:func:`bot_names`), optionally with options after a colon:
       ``heuristic:min_left=8``, ``search:samples=24,horizon=8``, ``random:seed=3``;
-    * ``ppo`` — the trained policy shipped with the package (Díszített kanaszta, two
-      players; NumPy only, no PyTorch needed; it also reads HeuristicBot's choice,
-      :mod:`agents.hinted`), played greedily; ``ppo:sample=1`` samples its masked softmax instead;
+    * ``ppo`` — the trained policy shipped with the package for the rules' table
+      (:func:`shipped_tables`: Díszített kanaszta with two players, reading HeuristicBot's
+      choice, :mod:`agents.hinted`; Turkish kanasta); NumPy only, no PyTorch needed; played
+      greedily, ``ppo:sample=1`` samples its masked softmax instead;
     * a path to a ``.zip`` checkpoint of a maskable PPO policy
       (``sb3_contrib.MaskablePPO``) or to a policy exported as ``.npz``
       (:class:`~agents.numpy_policy.NumpyPolicy`), played greedily;
@@ -196,16 +200,22 @@ def _agent_file(spec: str) -> Agent:
 def _shipped_policy(opts: dict[str, str], rules: Rules, seed: int, spec: str) -> Agent:
     """The trained policy shipped with the package, checked against ``rules``."""
     sample = bool(_typed("ppo", opts, {"sample": int}, spec).get("sample", 0))
-    agent = load_policy_file(SHIPPED_POLICY, name=spec, deterministic=not sample, seed=seed)
-    trained = agent.trained_rules
-    if (rules.variant, rules.num_players) != (trained.variant, trained.num_players):
+    path = SHIPPED_POLICY.with_name(SHIPPED_NAME.format(variant=rules.variant, players=rules.num_players))
+    if not path.is_file():
         raise ValueError(
-            f"the shipped ppo agent plays {trained.spec.title} ({trained.variant}) with "
-            f"{trained.num_players} players; for {rules.spec.title} ({rules.variant}) with "
-            f"{rules.num_players} players train one (kanaszta train) and pass its checkpoint"
+            f"no ppo agent is shipped for {rules.spec.title} ({rules.variant}) with {rules.num_players} "
+            f"players (shipped: {', '.join(shipped_tables())}); train one (kanaszta train) and pass "
+            "its checkpoint"
         )
+    agent = load_policy_file(path, name=spec, deterministic=not sample, seed=seed)
     agent.setup(rules)
     return agent
+
+
+def shipped_tables() -> list[str]:
+    """The tables a shipped ppo agent plays, as ``"<preset> <players>p"``."""
+    found = (_SHIPPED_PATTERN.fullmatch(p.name) for p in sorted(SHIPPED_POLICY.parent.iterdir()))
+    return [f"{m[1]} {m[2]}p" for m in found if m]
 
 
 def load_checkpoint(path: str | Path) -> Agent:

@@ -72,7 +72,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help="export a checkpoint's policy to NumPy arrays (.npz)",
         description="Write the actor of a MaskablePPO checkpoint as NumPy arrays: an agent that loads "
         "without PyTorch (make_agent('FILE.npz'), kanaszta play --opponent FILE.npz); "
-        "--out agents/data/ppo.npz replaces the policy shipped as the ppo bot.",
+        "--out agents/data/ppo-PRESET-Np.npz ships it as the ppo agent of that table (e.g. ppo-tr-4p.npz).",
     )
     ex.add_argument("checkpoint", help="a MaskablePPO checkpoint (.zip) written by `kanaszta train`")
     ex.add_argument("--out", default=None, help="the .npz file to write (default: the checkpoint's name)")
