@@ -30,18 +30,8 @@ if TYPE_CHECKING:  # the layers above import the games, never the reverse at imp
 #: learner's shaping and features; ``webapp`` a table in ``kanaszta serve`` (the picture hooks)
 CAPABILITIES = ("views", "rank_melds", "training", "webapp")
 
+
 #: how a hand ended (``state.end_reason``, the ``END_*`` codes of core/common.py), in words
-END_WORDS = ("", "went out", "stock exhausted", "turn limit")
-
-
-def end_notes(state: Any, b: int, names: list[str], over: bool) -> list[str]:
-    """A picture's note of how game ``b``'s hand ended and who went out (none before the end)."""
-    if not over:
-        return []
-    out = int(state.out_player[b])
-    return [f"ended: {END_WORDS[int(state.end_reason[b])]}" + (f" ({names[out]})" if out >= 0 else "")]
-
-
 class Game:
     """One game of the canasta family, as the Python layers see it.
 

@@ -24,11 +24,10 @@ from ...cards import (
     SLOT_TYPE,
     TYPE_NAMES,
     card_type,
-    counts_to_cards,
 )
 from ...engine.kernels import kernels_for
 from ...rules import Rules
-from ..base import end_notes
+from ..pictures import end_notes, header, pile, seat
 from . import actions as A
 
 _ASKED = ("", "asked the partner: may I go out? (waiting)", "partner said yes", "partner said no")
@@ -64,25 +63,12 @@ def classic_picture(state: Any, rules: Rules, b: int, names: list[str], viewer: 
     phase = kernels_for(rules.spec).ruleset.PHASE_NAMES[int(s.phase[b])]
     over = phase == "over"
     sides = rules.sides()
-    pile_n = int(s.pile_len[b])
     players = []
     for q in range(rules.num_players):
         side = sides[q]
-        notes = ["sits this hand out"] if q == int(s.sitter[b]) else []
-        players.append(
-            {
-                "seat": q,
-                "name": names[q],
-                "side": side,
-                "total": int(s.totals[b, q]),
-                "last_hand": int(s.hand_scores[b, q]),
-                "opened": bool(s.opened[b, side]),
-                "hand_size": int(s.hand[b, q].sum()),
-                "known": counts_to_cards(s.known[b, q]),
-                "hand": counts_to_cards(s.hand[b, q]) if viewer in (None, q) or over else None,
-                "notes": notes,
-            }
-        )
+        player = seat(s, b, q, names[q], side, bool(s.opened[b, side]), viewer in (None, q) or over)
+        player["notes"] = ["sits this hand out"] if q == int(s.sitter[b]) else []
+        players.append(player)
     out = []
     for side in sorted(set(sides)):
         seats = [q for q in range(rules.num_players) if sides[q] == side]
@@ -105,20 +91,9 @@ def classic_picture(state: Any, rules: Rules, b: int, names: list[str], viewer: 
     if not over and int(s.asked[b]):
         notes.append(f"{names[int(s.mover[b])]} {_ASKED[int(s.asked[b])]}")
     return {
-        "phase": phase,
-        "over": over,
-        "to_move": None if over else int(s.to_move[b]),
-        "starter": int(s.starter[b]),
-        "hand_number": int(s.hand_number[b]) + (0 if over else 1),
-        "turn": int(s.turn[b]),
-        "viewer": viewer,
+        **header(s, b, phase, viewer),
         "stock": {"size": int(s.stock_len[b]), "known_bottom": []},
-        "pile": {
-            "size": pile_n,
-            "top": TYPE_NAMES[int(s.pile[b, pile_n - 1])] if pile_n else None,
-            "top_owner": None,
-            "frozen": bool(s.pile_wilds[b]),
-        },
+        "pile": pile(s, b, frozen=bool(s.pile_wilds[b])),
         "players": players,
         "sides": out,
         "extras": [],

@@ -26,10 +26,9 @@ from ...cards import (
     TYPE_GROUP,
     TYPE_NAMES,
     WILD_NAMES,
-    counts_to_cards,
 )
 from ...rules import Rules
-from ..base import end_notes
+from ..pictures import end_notes, header, pile, seat
 from . import actions as A
 from .compiled import CANASTA_NAMES, FREE_NAMES, PHASE_NAMES, PHASE_OVER, State, canasta_kind
 
@@ -62,20 +61,11 @@ def _groups(row: np.ndarray) -> list[dict[str, Any]]:
 
 
 def _player(s: State, b: int, q: int, names: list[str], open_hand: bool, heart_aces: bool) -> dict[str, Any]:
-    hand = s.hand[b, q]
     notes = [f"twins {int(s.twins[b, q])}", f"free pickup {FREE_NAMES[int(s.free_pickup[b, q])]}"]
     if heart_aces:
         notes.insert(1, f"separate heart aces {int(s.sep_heart_aces[b, q])}")
     return {
-        "seat": q,
-        "name": names[q],
-        "side": q,
-        "total": int(s.totals[b, q]),
-        "last_hand": int(s.hand_scores[b, q]),
-        "opened": bool(s.opened[b, q]),
-        "hand_size": int(hand.sum()),
-        "known": counts_to_cards(s.known[b, q]),
-        "hand": counts_to_cards(hand) if open_hand else None,
+        **seat(s, b, q, names[q], q, bool(s.opened[b, q]), open_hand),
         "notes": notes,
         # Díszített's own keys (the picture before every game had one)
         "free_pickup": FREE_NAMES[int(s.free_pickup[b, q])],
@@ -121,20 +111,9 @@ def diszitett_picture(
     if lifted:
         notes.append(f"lifted {lifted}: place it on another group (R13.2)")
     table: dict[str, Any] = {
-        "phase": PHASE_NAMES[phase],
-        "over": over,
-        "to_move": None if over else int(s.to_move[b]),
-        "starter": int(s.starter[b]),
-        "hand_number": int(s.hand_number[b]) + (0 if over else 1),
-        "turn": int(s.turn[b]),
-        "viewer": viewer,
+        **header(s, b, PHASE_NAMES[phase], viewer),
         "stock": {"size": stock_n, "known_bottom": [TYPE_NAMES[int(t)] for t in s.stock[b, :known_bottom]]},
-        "pile": {
-            "size": pile_n,
-            "top": TYPE_NAMES[top] if pile_n else None,
-            "top_owner": owner if owner >= 0 else None,
-            "frozen": top in FREEZING,
-        },
+        "pile": pile(s, b, owner if owner >= 0 else None, top in FREEZING),
         "players": players,
         "sides": [_side(p) for p in players],
         "extras": [],

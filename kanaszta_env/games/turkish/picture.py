@@ -15,9 +15,9 @@ from typing import Any
 
 import numpy as np
 
-from ...cards import JOKER, NUM_TYPES, RANKS, TYPE_NAMES, card_rank, card_suit, counts_to_cards
+from ...cards import JOKER, NUM_TYPES, RANKS, TYPE_NAMES, card_rank, card_suit
 from ...rules import Rules
-from ..base import end_notes
+from ..pictures import end_notes, header, pile, seat
 from . import actions as A
 
 _PHASES = ("-", "draw", "meld", "discard", "-", "over")
@@ -101,24 +101,12 @@ def turkish_picture(state: Any, rules: Rules, b: int, names: list[str], viewer: 
     s = state
     phase = _PHASES[int(s.phase[b])]
     over = phase == "over"
-    pile_n = int(s.pile_len[b])
     players = []
     for q in range(4):
         status = "opened" if s.opened[b, q] else "layer-off (T10.2)" if s.layoff[b, q] else "not opened"
-        players.append(
-            {
-                "seat": q,
-                "name": names[q],
-                "side": q % 2,
-                "total": int(s.totals[b, q]),
-                "last_hand": int(s.hand_scores[b, q]),
-                "opened": bool(s.opened[b, q]),
-                "hand_size": int(s.hand[b, q].sum()),
-                "known": counts_to_cards(s.known[b, q]),
-                "hand": counts_to_cards(s.hand[b, q]) if viewer in (None, q) or over else None,
-                "notes": [status],
-            }
-        )
+        player = seat(s, b, q, names[q], q % 2, bool(s.opened[b, q]), viewer in (None, q) or over)
+        player["notes"] = [status]
+        players.append(player)
     pairs = []
     for pair in range(2):
         forced = int(s.forced[b, pair])
@@ -135,20 +123,9 @@ def turkish_picture(state: Any, rules: Rules, b: int, names: list[str], viewer: 
             }
         )
     return {
-        "phase": phase,
-        "over": over,
-        "to_move": None if over else int(s.to_move[b]),
-        "starter": int(s.starter[b]),
-        "hand_number": int(s.hand_number[b]) + (0 if over else 1),
-        "turn": int(s.turn[b]),
-        "viewer": viewer,
+        **header(s, b, phase, viewer),
         "stock": {"size": int(s.stock_len[b]), "known_bottom": []},
-        "pile": {
-            "size": pile_n,
-            "top": TYPE_NAMES[int(s.pile[b, pile_n - 1])] if pile_n else None,
-            "top_owner": None,
-            "frozen": False,
-        },
+        "pile": pile(s, b),
         "players": players,
         "sides": pairs,
         "extras": _fis(s, b, names, viewer is None),
