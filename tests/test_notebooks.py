@@ -41,7 +41,12 @@ def _read(path: Path) -> dict:
 
 
 def test_there_are_notebooks() -> None:
-    assert [p.name for p in NOTEBOOKS] == ["01_quickstart.ipynb", "02_train_ppo.ipynb", "03_tournament.ipynb"]
+    assert [p.name for p in NOTEBOOKS] == [
+        "01_quickstart.ipynb",
+        "02_train_ppo.ipynb",
+        "03_tournament.ipynb",
+        "04_classic_and_turkish.ipynb",
+    ]
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
