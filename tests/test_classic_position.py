@@ -1,52 +1,29 @@
-"""Positions of classic canasta (docs/position.md, "Classic canasta"): round trips
-``load(dump(g))`` and ``dump(load(d)) == canonical(d)`` on positions of random
-play in every preset and player count, a loaded position plays on exactly like
-the original, rule keys that differ from the preset, the envs' reset from a
-position, and invalid documents raising ``ValueError`` naming the problem."""
+"""Positions of classic canasta (docs/position.md, "Classic canasta"): round trips under
+changed rule keys (C0) and the rule keys that differ from the preset, the derived keys
+``canonical`` fills in, the five-player sitter, and invalid documents raising
+``ValueError`` naming the problem. What every game's positions share (round trips of
+random play in every preset and player count, game episodes, playing on, batches, the
+envs' reset, junk values): tests/conformance/test_positions.py."""
 
 from __future__ import annotations
 
-import contextlib
 import copy
 import json
-from collections import Counter
 
 import numpy as np
 import pytest
+from conformance.positions import assert_round_trip, assert_same_game
 
 from kanaszta_env import GameBatch, Rules
 from kanaszta_env.games.classic.actions import ACTION_NAMES
 from kanaszta_env.games.classic.kernels.state import PHASE_NAMES
 from kanaszta_env.position import canonical, dump, load
 
-CONFIGS = [("pl", 2), ("pl", 3), ("pl", 4), ("sk", 2), ("sk", 3), ("sk", 4), ("sk", 5), ("sk", 6)]
-#: phases in which the checkpoint is read (elsewhere the engine sets it before reading it)
-CHECKPOINT_PHASES = {PHASE_NAMES.index(p) for p in ("meld", "discard", "answer")}
-OVER = PHASE_NAMES.index("over")
 PREFERRED = {ACTION_NAMES.index(n) for n in ("take_pile", "ask")}
 MELDS = [a for a, n in enumerate(ACTION_NAMES) if n.startswith("meld_")]
 
 
 # --- helpers ------------------------------------------------------------------------------
-def assert_same_state(a: GameBatch, b: GameBatch, where: str = "") -> None:
-    """Every state array equal, except what no rule reads: stock and pile arrays beyond
-    their lengths, the checkpoint outside the meld, discard and answer phases (the draw
-    or the pickup sets it first) and the turn's start melds of a finished hand."""
-    sa, sb = a.state, b.state
-    phase = int(sa.phase[0])
-    for name in sa._fields:
-        x, y = getattr(sa, name), getattr(sb, name)
-        if name == "stock":
-            x, y = x[:, : sa.stock_len[0]], y[:, : sb.stock_len[0]]
-        elif name == "pile":
-            x, y = x[:, : sa.pile_len[0]], y[:, : sb.pile_len[0]]
-        elif (name in ("cp_hand", "cp_groups") and phase not in CHECKPOINT_PHASES) or (
-            name == "start_groups" and phase == OVER
-        ):
-            continue
-        assert x.dtype == y.dtype and np.array_equal(x, y), f"state.{name} differs {where}"
-
-
 def choose(games: GameBatch, rng: np.random.Generator) -> int:
     """A random legal action, biased to take the pile, ask the partner and meld, so that
     the hands reach every phase."""
@@ -60,17 +37,6 @@ def choose(games: GameBatch, rng: np.random.Generator) -> int:
     return int(rng.choice(legal))
 
 
-def check_round_trip(games: GameBatch, where: str) -> GameBatch:
-    """dump -> load gives the same game, and the document is canonical, also as JSON text."""
-    doc = dump(games)
-    loaded = load(doc)
-    assert_same_state(games, loaded, where)
-    assert np.array_equal(games.legal_mask(), loaded.legal_mask()), where
-    assert dump(loaded) == doc, where
-    assert canonical(json.dumps(doc)) == doc, where
-    return loaded
-
-
 def fresh(variant: str = "pl", players: int = 4, seed: int = 0, steps: int = 0, **rule_keys) -> GameBatch:
     games = GameBatch(Rules(variant=variant, num_players=players, **rule_keys), 1)
     games.reset(seed=seed)
@@ -81,34 +47,6 @@ def fresh(variant: str = "pl", players: int = 4, seed: int = 0, steps: int = 0, 
 
 
 # --- round trips ----------------------------------------------------------------------------
-PHASES_SEEN: Counter = Counter()
-
-
-@pytest.mark.parametrize(("variant", "players"), CONFIGS, ids=[f"{v}-{n}p" for v, n in CONFIGS])
-def test_round_trip_of_every_state_of_random_hands(variant: str, players: int) -> None:
-    """Every state of three biased random hands survives dump -> load exactly."""
-    games = GameBatch(Rules(variant=variant, num_players=players), 1)
-    states = 0
-    for seed in range(2):
-        games.reset(seed=seed)
-        rng = np.random.default_rng(seed)
-        while True:
-            check_round_trip(games, f"({variant} {players}p seed {seed} state {states})")
-            PHASES_SEEN[PHASE_NAMES[int(games.state.phase[0])]] += 1
-            states += 1
-            if games.done[0]:
-                break
-            games.step(np.array([choose(games, rng)]))
-    assert states > 100
-
-
-def test_round_trips_reached_every_phase() -> None:
-    """The random hands above went through every phase (run after them: pytest keeps file order)."""
-    if not PHASES_SEEN:
-        pytest.skip("run together with the round-trip tests")
-    assert set(PHASES_SEEN) == {"draw", "meld", "discard", "pickup", "answer", "over"}, PHASES_SEEN
-
-
 OVERRIDES = [
     ("sk", 4, {"free_upcard": True}),
     ("pl", 4, {"wild_freeze": "pile", "opening_scope": "side", "free_upcard": True}),
@@ -125,52 +63,11 @@ def test_round_trip_under_changed_rule_keys(variant: str, players: int, keys: di
     games = fresh(variant, players, 4, **keys)
     rng = np.random.default_rng(4)
     while True:
-        doc = dump(check_round_trip(games, f"({variant} {players}p {keys})"))
+        doc = assert_round_trip(games, 0, f"({variant} {players}p {keys})")
         assert all(doc["rules"][k] == v for k, v in keys.items() if v != getattr(Rules(variant, players), k))
         if games.done[0]:
             break
         games.step(np.array([choose(games, rng)]))
-
-
-@pytest.mark.parametrize(("variant", "players"), [("pl", 4), ("sk", 5), ("sk", 6), ("pl", 3)])
-def test_a_loaded_position_plays_on_exactly_like_the_original(variant: str, players: int) -> None:
-    """From positions taken every few actions, the original and the loaded copy play the
-    same actions to the end of the hand and stay equal state by state."""
-    for seed in range(1):
-        games = fresh(variant, players, seed)
-        rng = np.random.default_rng(100 + seed)
-        step = 0
-        while not games.done[0]:
-            if step % 29 == 0:
-                original, copy_ = games.copy(), load(dump(games))
-                play_rng = np.random.default_rng(step)
-                while not original.done[0]:
-                    action = choose(original, play_rng)
-                    r1 = original.step(np.array([action])).rewards
-                    r2 = copy_.step(np.array([action])).rewards
-                    assert np.array_equal(r1, r2)
-                    assert_same_state(original, copy_, f"(seed {seed} from step {step})")
-                assert original.summary() == copy_.summary()
-            games.step(np.array([choose(games, rng)]))
-            step += 1
-
-
-def test_game_episodes_round_trip_across_hands() -> None:
-    """Episodes of several hands: totals, hand scores, hand numbers and the dealer's
-    rotation (with five players the sitter's, C2.4) round-trip too."""
-    for variant, players in (("sk", 5), ("pl", 4)):
-        games = fresh(variant, players, 3, episode="game", max_hands=3, max_turns=24, random_starter=False)
-        rng = np.random.default_rng(3)
-        hands = set()
-        while not games.done[0]:
-            check_round_trip(games, f"({variant} {players}p hand {int(games.state.hand_number[0])})")
-            hands.add(int(games.state.hand_number[0]))
-            games.step(np.array([choose(games, rng)]))
-        check_round_trip(games, "(over)")
-        assert hands == {0, 1, 2}
-        doc = dump(games)
-        assert doc["rules"] == {"max_turns": 24, "episode": "game", "max_hands": 3, "random_starter": False}
-        assert doc["hand_number"] == 3 and any(side["total"] for side in doc["sides"])
 
 
 def test_canonical_is_idempotent_and_fills_in_the_derived_keys() -> None:
@@ -187,7 +84,7 @@ def test_canonical_is_idempotent_and_fills_in_the_derived_keys() -> None:
     kept = ("pickup", "locked", "checkpoint", "start_melds")
     short["turn_state"] = {k: v for k, v in full["turn_state"].items() if k in kept}
     assert canonical(short) == full
-    assert_same_state(games, load(short))
+    assert_same_game(games, 0, load(short), 0)
 
 
 def test_rule_keys_that_differ_from_the_preset() -> None:
@@ -219,36 +116,6 @@ def test_five_players_sitter_and_seat_order() -> None:
     bad["sitter"] = 1  # a member of the pair
     with pytest.raises(ValueError, match="sitter must be a trio member"):
         load(bad)
-
-
-def test_env_reset_from_a_classic_position() -> None:
-    """The AEC env of pl 4p starts from a position document and plays on from it."""
-    from kanaszta_env.envs import env
-
-    games = fresh("pl", 4, 5, steps=13)
-    doc = dump(games)
-    e = env(variant="pl", num_players=4)
-    e.reset(options={"position": doc})
-    assert e.agent_selection == f"player_{doc['to_move']}"
-    mask = e.observe(e.agent_selection)["action_mask"]
-    assert np.array_equal(mask.astype(bool), games.legal_mask()[0])
-    e.step(int(np.flatnonzero(mask)[0]))
-    other = env(variant="sk", num_players=4)
-    with pytest.raises(ValueError, match="differ from the env's"):
-        other.reset(options={"position": doc})
-
-
-def test_gym_env_reset_from_a_classic_position() -> None:
-    """The single-learner Gymnasium env (the partner a copy of the learner) starts from a
-    sk 4p position with the learner in the seat to move."""
-    from kanaszta_env.envs.gym_env import KanasztaGymEnv
-
-    games = fresh("sk", 4, 6, steps=21)
-    doc = dump(games)
-    gym_env = KanasztaGymEnv(variant="sk", num_players=4)
-    obs, _ = gym_env.reset(options={"position": doc})
-    assert np.array_equal(obs, games.observe()[0])
-    assert np.array_equal(gym_env.action_masks(), games.legal_mask()[0])
 
 
 # --- invalid documents ----------------------------------------------------------------------
@@ -380,49 +247,3 @@ def test_six_and_five_player_documents_are_checked_too() -> None:
     five["players"][giver]["known"] = []
     with pytest.raises(ValueError, match=r"players\[\d\] sits this hand out"):
         load(five)
-
-
-def test_invalid_json_text() -> None:
-    with pytest.raises(ValueError, match="not valid JSON"):
-        load('{"variant": "pl",')
-
-
-JUNK = [None, True, -1, 10**30, 2.5, "x", [], {}, ["JK"], [[]], {"a": 1}]
-
-
-def _paths(value: object, prefix: tuple = ()) -> list[tuple]:
-    out = [prefix] if prefix else []
-    if isinstance(value, dict):
-        for k, v in value.items():
-            out += _paths(v, (*prefix, k))
-    elif isinstance(value, list):
-        for i, v in enumerate(value[:2]):
-            out += _paths(v, (*prefix, i))
-    return out
-
-
-def _mid_turn(variant: str, players: int, phase: str, seed: int = 2) -> dict:
-    """A document of a random hand in ``phase`` (with a checkpoint or a pickup)."""
-    games = fresh(variant, players, seed)
-    rng = np.random.default_rng(seed)
-    while PHASE_NAMES[int(games.state.phase[0])] != phase or games.state.turn[0] < 8:
-        games.step(np.array([choose(games, rng)]))
-        assert not games.done[0]
-    return dump(games)
-
-
-@pytest.mark.parametrize("base", ["draw pl 4p", "meld sk 5p", "pickup pl 4p"])
-def test_any_junk_value_raises_only_value_error(base: str) -> None:
-    """Replacing any value of a document (two list entries deep) with junk gives a valid
-    document or a ``ValueError``, never another exception."""
-    phase, variant, players = base.split()
-    base = _base() if phase == "draw" else _mid_turn(variant, int(players[0]), phase)
-    tried = 0
-    for path in _paths(base):
-        for junk in JUNK:
-            doc = copy.deepcopy(base)
-            _set(path, junk)(doc)
-            with contextlib.suppress(ValueError):
-                load(doc)
-            tried += 1
-    assert tried > 400

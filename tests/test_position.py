@@ -1,7 +1,8 @@
-"""Positions (docs/position.md): round trips ``dump(load(d)) == canonical(d)`` and
-``load(dump(g))`` on hand-written documents and on positions of random play, a
-loaded position plays on exactly like the original, and every invalid document
-raises ``ValueError`` naming the problem."""
+"""Positions of Díszített kanaszta (docs/position.md): round trips ``dump(load(d)) ==
+canonical(d)`` and ``load(dump(g))`` on hand-written documents and under the format's
+rule keys, and every invalid document raising ``ValueError`` naming the problem. What
+every game's positions share (round trips of random play, playing on, batches, junk
+values): tests/conformance/test_positions.py."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from conformance.positions import assert_round_trip, assert_same_game
 
 from kanaszta_env import position
 from kanaszta_env.cards import TYPE_COPIES, TYPE_NAMES
@@ -27,38 +28,6 @@ DECK = [name for t, name in enumerate(TYPE_NAMES) for _ in range(TYPE_COPIES[t])
 
 
 # --- helpers ------------------------------------------------------------------------------
-def assert_same_state(a: GameBatch, b: GameBatch) -> None:
-    """Every state array equal; stock and discard arrays only up to their length
-    (the engine leaves stale entries behind them)."""
-    sa, sb = a.state, b.state
-    for name in sa._fields:
-        x, y = getattr(sa, name), getattr(sb, name)
-        if name == "stock":
-            x, y = x[:, : sa.stock_len[0]], y[:, : sb.stock_len[0]]
-        elif name in ("pile", "pile_owner"):
-            x, y = x[:, : sa.pile_len[0]], y[:, : sb.pile_len[0]]
-        assert x.dtype == y.dtype and np.array_equal(x, y), f"state.{name} differs"
-
-
-def play(games: GameBatch, rng: np.random.Generator, steps: int) -> list[int]:
-    """Uniformly random legal actions; returns the actions taken."""
-    taken = []
-    for _ in range(steps):
-        if games.done[0]:
-            break
-        action = int(rng.choice(np.flatnonzero(games.legal_mask()[0])))
-        games.step(np.array([action]))
-        taken.append(action)
-    return taken
-
-
-def random_position(rules: Rules, seed: int, steps: int) -> GameBatch:
-    games = GameBatch(rules, batch_size=1)
-    games.reset(seed=seed)
-    play(games, np.random.default_rng(seed), steps)
-    return games
-
-
 def rest_of_deck(*card_lists: list[str]) -> list[str]:
     """The cards of the deck not in any of the lists, in a fixed shuffled order."""
     left = Counter(DECK)
@@ -144,19 +113,6 @@ def cut_doc() -> dict:
     return complete(doc)
 
 
-RULES = [
-    Rules(variant=v, num_players=n, max_turns=t, episode=e, max_hands=2)
-    for v, n, t, e in [
-        ("2003-02", 2, 200, "hand"),
-        ("2003-01", 2, 12, "game"),
-        ("2003-02", 3, 20, "hand"),
-        ("2003-01", 3, 200, "hand"),
-        ("2003-02", 4, 16, "game"),
-        ("2003-01", 4, 200, "hand"),
-    ]
-] + [Rules(num_players=2, opening_minimum=75, opening_schedule="classic", target_score=3000, max_turns=40)]
-
-
 # --- hand-written documents -----------------------------------------------------------------
 @pytest.mark.parametrize("make", [example_doc, meld_doc, cut_doc])
 def test_hand_written_documents_round_trip(make: Callable[[], dict]) -> None:
@@ -164,7 +120,7 @@ def test_hand_written_documents_round_trip(make: Callable[[], dict]) -> None:
     games = load(doc)
     assert dump(load(doc)) == canonical(doc)
     assert canonical(canonical(doc)) == canonical(doc)
-    assert_same_state(load(dump(games)), games)
+    assert_same_game(load(dump(games)), 0, games, 0)
     assert json.loads(json.dumps(dump(games))) == dump(games)
 
 
@@ -223,67 +179,21 @@ def test_r3_cut_position_keeps_the_stock_top_as_cut_cards() -> None:
     assert dump(games)["cut"] == {"cards": doc["stock"][:3], "kept": []}
     games.step(np.array([A.KEEP]))
     assert dump(games)["cut"]["kept"] == [True]
-    assert_same_state(load(dump(games)), games)
+    assert_same_game(load(dump(games)), 0, games, 0)
 
 
-def test_dump_of_a_game_in_a_larger_batch() -> None:
-    games = GameBatch(Rules(num_players=3), batch_size=3)
-    games.reset(seed=11)
-    for _ in range(40):
-        mask = games.legal_mask()
-        games.step(mask.argmax(axis=1))  # the first legal action (ignored once a game is over)
-    assert dump(games, 2) == dump(games.game(2))
-    with pytest.raises(IndexError):
-        dump(games, 3)
-
-
-# --- positions of random play --------------------------------------------------------------------
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(rules=st.sampled_from(RULES), seed=st.integers(0, 2**31), steps=st.integers(0, 400))
-def test_random_positions_round_trip(rules: Rules, seed: int, steps: int) -> None:
-    games = random_position(rules, seed, steps)
-    doc = dump(games)
-    assert json.loads(json.dumps(doc)) == doc
-    assert canonical(doc) == doc
-    assert dump(load(doc)) == canonical(doc)
-    loaded = load(json.dumps(doc))
-    assert loaded.rules == rules
-    assert_same_state(loaded, games)
-
-
-def test_every_position_of_some_whole_games_round_trips() -> None:
-    """Every position along a few games, so that every phase is met."""
-    phases = set()
-    for i, rules in enumerate(RULES):
-        games = GameBatch(rules, batch_size=1)
-        games.reset(seed=100 + i)
-        rng = np.random.default_rng(i)
-        for _ in range(250):
-            doc = dump(games)
-            phases.add(doc["phase"])
-            loaded = load(doc)
-            assert dump(loaded) == doc
-            assert_same_state(loaded, games)
-            if games.done[0]:
-                break
-            play(games, rng, 1)
-    assert phases == set(PHASE_NAMES)
-
-
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(rules=st.sampled_from(RULES), seed=st.integers(0, 2**31), steps=st.integers(0, 300))
-def test_a_loaded_position_plays_on_exactly_like_the_original(rules: Rules, seed: int, steps: int) -> None:
-    original = random_position(rules, seed, steps)
-    loaded = load(dump(original))
-    rng = np.random.default_rng(seed + 1)
-    for _ in range(300):
-        assert np.array_equal(original.legal_mask(), loaded.legal_mask())
-        if original.done[0]:
-            break
-        action = np.array([rng.choice(np.flatnonzero(original.legal_mask()[0]))])
-        r1, r2 = original.step(action), loaded.step(action)
-        assert all(np.array_equal(x, y) for x, y in zip(r1, r2, strict=True))
-        assert_same_state(loaded, original)
+@pytest.mark.parametrize("episode", ["hand", "game"])
+def test_round_trip_under_the_formats_rule_keys(episode: str) -> None:
+    """A classic opening schedule with its own first minimum (R12.2), a target and a turn
+    limit: the positions of random play round-trip and keep the rules."""
+    rules = Rules(num_players=2, opening_minimum=75, opening_schedule="classic", target_score=3000,
+                  max_turns=40, episode=episode, max_hands=2)  # fmt: skip
+    games = GameBatch(rules, batch_size=1)
+    games.reset(seed=3)
+    rng = np.random.default_rng(3)
+    while not games.done[0]:
+        assert load(assert_round_trip(games)).rules == rules
+        games.step(np.array([rng.choice(np.flatnonzero(games.legal_mask()[0]))]))
 
 
 # --- invalid documents ---------------------------------------------------------------------------
@@ -490,46 +400,6 @@ def test_inconsistent_flow_keys_raise_value_error(make: Callable[[], dict], mess
         load(make())
 
 
-def _json_values() -> st.SearchStrategy:
-    leaves = (
-        st.none() | st.booleans() | st.integers(-5, 200) | st.sampled_from(["AS", "3H", "x", "meld", "K"])
-    )
-    return st.recursive(leaves, lambda inner: st.lists(inner, max_size=4), max_leaves=8)
-
-
-def _paths(doc: object, prefix: tuple = ()) -> list[tuple]:
-    out = [prefix] if prefix else []
-    if isinstance(doc, dict):
-        for k, v in doc.items():
-            out += _paths(v, (*prefix, k))
-    elif isinstance(doc, list):
-        for i, v in enumerate(doc[:3]):
-            out += _paths(v, (*prefix, i))
-    return out
-
-
-BASES = [example_doc, meld_doc, cut_doc]
-
-
-@settings(max_examples=150, deadline=None)
-@given(base=st.sampled_from(BASES), data=st.data(), value=_json_values())
-def test_damaged_documents_raise_only_value_error(
-    base: Callable[[], dict], data: st.DataObject, value: object
-) -> None:
-    """Any value anywhere: the document loads, or ``ValueError`` - never another exception."""
-    doc = canonical(base())
-    path = data.draw(st.sampled_from(_paths(doc)))
-    target = doc
-    for key in path[:-1]:
-        target = target[key]
-    target[path[-1]] = copy.deepcopy(value)
-    try:
-        games = load(doc)
-    except ValueError:
-        return
-    assert dump(games) == canonical(doc)
-
-
 def test_every_key_of_the_format_is_documented() -> None:
     """docs/position.md describes every key the module accepts."""
     text = (Path(__file__).resolve().parent.parent / "docs" / "position.md").read_text()
@@ -572,7 +442,7 @@ def test_dump_writes_no_checkpoint_that_load_derives() -> None:
     games = load(example_doc())
     doc = dump(games)
     assert doc["phase"] == "draw" and "checkpoint" not in doc["turn_state"]
-    assert_same_state(load(doc), games)
+    assert_same_game(load(doc), 0, games, 0)
     assert dump(load(doc)) == doc
     # an old dump that wrote the redundant checkpoint has the same canonical form
     old = copy.deepcopy(doc)

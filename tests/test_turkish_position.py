@@ -1,9 +1,10 @@
 """Positions of Turkish kanasta (docs/position.md, "Turkish kanasta"): round trips
-``load(dump(g))`` and ``dump(load(d)) == canonical(d)`` on positions of random play
-(leaning towards melding, and from trimmed hands so that Fis are taken), a loaded
-position plays on exactly like the original (masks, every seat's observation, state),
-game episodes and rule keys, and invalid documents raising ``ValueError`` naming the
-problem."""
+``load(dump(g))`` and ``dump(load(d)) == canonical(d)`` of the positions around the Fis
+(play from trimmed hands, leaning towards melding) reaching every feature of the format,
+the defaults ``canonical`` fills in, and the example position. What every game's
+positions share (round trips of random play, game episodes, playing on, batches, junk
+values): tests/conformance/test_positions.py; invalid documents:
+tests/test_turkish_position_invalid.py."""
 
 from __future__ import annotations
 
@@ -13,15 +14,14 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from conformance.positions import assert_round_trip, assert_same_game
 
 from kanaszta_env import GameBatch, Rules
 from kanaszta_env.cards import NUM_TYPES, parse_cards
 from kanaszta_env.games.turkish import actions as A
-from kanaszta_env.games.turkish.kernels.state import PHASE_DRAW, PHASE_OVER
+from kanaszta_env.games.turkish.kernels.state import PHASE_DRAW
 from kanaszta_env.games.turkish.kernels.tables import VALUE
 from kanaszta_env.position import canonical, dump, load, load_batch
-
-SEEN: Counter = Counter()
 
 
 # --- helpers ------------------------------------------------------------------------------
@@ -74,55 +74,18 @@ def step_all(games: GameBatch, rng: np.random.Generator) -> np.ndarray:
     return actions
 
 
-def assert_same_game(a: GameBatch, ia: int, b: GameBatch, ib: int, where: str = "") -> None:
-    """Game ``ia`` of ``a`` and game ``ib`` of ``b`` hold the same state, except what no rule
-    reads: stock and pile beyond their lengths, the cards of a taken Fi (and the order of an
-    untaken one's), the checkpoint in phase draw and ``changed`` in phase over."""
-    sa, sb = a.state, b.state
-    phase = int(sa.phase[ia])
-    for name in sa._fields:
-        x, y = getattr(sa, name)[ia], getattr(sb, name)[ib]
-        if name in ("stock", "pile"):
-            n = int(getattr(sa, f"{name}_len")[ia])
-            x, y = x[:n], y[:n]
-        elif name == "fi":
-            waiting = sa.fi_taker[ia] < 0
-            x, y = np.sort(x[waiting], axis=1), np.sort(y[waiting], axis=1)
-        elif (name.startswith("cp_") and phase == PHASE_DRAW) or (name == "changed" and phase == PHASE_OVER):
-            continue
-        assert x.dtype == y.dtype and np.array_equal(x, y), f"state.{name} differs {where}"
-
-
-def observations(games: GameBatch) -> list[np.ndarray]:
-    return [games.observe(seats=q).copy() for q in range(4)]
-
-
-def check_round_trip(games: GameBatch, b: int, where: str) -> dict:
-    """dump -> load gives the same game (state, mask, every seat's observation), and the
-    document is canonical, also as JSON text."""
-    doc = dump(games, b)
-    loaded = load(json.dumps(doc))
-    assert_same_game(games, b, loaded, 0, where)
-    assert np.array_equal(games.legal_mask()[b], loaded.legal_mask()[0]), where
-    for q in range(4):
-        assert np.array_equal(games.observe(seats=q)[b], loaded.observe(seats=q)[0]), f"seat {q} {where}"
-    assert dump(loaded) == doc, where
-    assert canonical(doc) == doc, where
-    _count_features(doc)
-    return doc
-
-
-def _count_features(doc: dict) -> None:
-    SEEN[doc["phase"]] += 1
-    SEEN["checkpoint"] += "checkpoint" in doc
-    SEEN["fi taken"] += any("taker" in fi for fi in doc["fis"])
-    SEEN["fi unused"] += any("taker" in fi and not fi["used"] for fi in doc["fis"])
-    SEEN["opened"] += any(p["opened"] for p in doc["players"])
-    SEEN["layoff"] += any(p["layoff"] for p in doc["players"])
-    SEEN["known"] += any(p["known"] for p in doc["players"])
-    SEEN["canasta"] += any(m["kind"] != "none" for pair in doc["pairs"] for m in pair["melds"])
-    SEEN["forced"] += any(pair["forced"] != "no" for pair in doc["pairs"])
-    SEEN[doc["end_reason"]] += 1
+def count_features(seen: Counter, doc: dict) -> None:
+    """Count in ``seen`` the phase, end reason and features of the format ``doc`` shows."""
+    seen[doc["phase"]] += 1
+    seen["checkpoint"] += "checkpoint" in doc
+    seen["fi taken"] += any("taker" in fi for fi in doc["fis"])
+    seen["fi unused"] += any("taker" in fi and not fi["used"] for fi in doc["fis"])
+    seen["opened"] += any(p["opened"] for p in doc["players"])
+    seen["layoff"] += any(p["layoff"] for p in doc["players"])
+    seen["known"] += any(p["known"] for p in doc["players"])
+    seen["canasta"] += any(m["kind"] != "none" for pair in doc["pairs"] for m in pair["melds"])
+    seen["forced"] += any(pair["forced"] != "no" for pair in doc["pairs"])
+    seen[doc["end_reason"]] += 1
 
 
 def trimmed(doc: dict, fis_taken: int) -> dict:
@@ -180,78 +143,42 @@ def trimmed_batch(seed: int) -> GameBatch:
 
 
 # --- round trips ----------------------------------------------------------------------------
-@pytest.mark.parametrize("seed", [0, 1])
-def test_round_trip_of_positions_of_random_play(seed: int) -> None:
-    """Positions every few decisions of 24 games of biased random play survive dump -> load."""
-    games = random_batch(seed)
-    rng = np.random.default_rng(seed)
-    for step in range(1500):
-        if step % 9 == 0:
-            for b in range(games.batch_size):
-                check_round_trip(games, b, f"(seed {seed} step {step} game {b})")
-        if games.done.all():
-            break
-        step_all(games, rng)
-    assert games.state.opened.any() and games.state.meld_count.any()
-
-
 def test_round_trip_of_positions_with_fis() -> None:
-    """From trimmed hands players empty them: Fis are taken by melding and by discarding,
-    used and unused, and positions around them round-trip."""
+    """From trimmed hands players empty them: Fis are taken by melding and by discarding
+    (T11), used and unused, a pair owes its opening (T12), canastas are made; the positions
+    round-trip, and a copy of the batch loaded from its positions plays on like it (masks,
+    rewards, states). They saw every phase, checkpoints, Fis, openings, layer-offs, known
+    cards, canastas and a hand cut off by the turn limit (T13.4)."""
     games = trimmed_batch(3)
-    rng = np.random.default_rng(3)
+    copy_ = load_batch([dump(games, b) for b in range(games.batch_size)])
+    rng, seen = np.random.default_rng(3), Counter()
     for step in range(1200):
         if step % 3 == 0:
             for b in range(games.batch_size):
-                check_round_trip(games, b, f"(trimmed step {step} game {b})")
+                count_features(seen, assert_round_trip(games, b, f"(trimmed step {step} game {b})"))
+                assert_same_game(games, b, copy_, b, f"(step {step} game {b})")
         if games.done.all():
             break
-        step_all(games, rng)
-
-
-def test_round_trips_reached_every_phase_and_feature() -> None:
-    """The round trips above saw every phase, checkpoints, Fis (used and unused), openings,
-    layer-offs, known cards and canastas (run after them: pytest keeps file order)."""
-    if not SEEN:
-        pytest.skip("run together with the round-trip tests")
+        actions = step_all(games, rng)
+        assert np.array_equal(games.rewards, copy_.step(actions).rewards), step
+        assert np.array_equal(games.legal_mask(), copy_.legal_mask()), step
     needed = ["draw", "meld", "discard", "over", "checkpoint", "fi taken", "fi unused", "opened", "layoff"]
-    needed += ["known", "canasta", "forced", "exhausted", "turn_limit"]
-    assert all(SEEN[k] > 0 for k in needed), SEEN
+    needed += ["known", "canasta", "forced", "turn_limit"]
+    assert all(seen[k] > 0 for k in needed), seen
 
 
-def test_a_loaded_position_plays_on_exactly_like_the_original() -> None:
-    """Every game of a batch (random play, and trimmed hands) dumped and loaded again plays
-    on like the original for 300 decisions: same masks, rewards, observations, states."""
-    for games in (random_batch(5, size=12, steps=150), trimmed_batch(7)):
-        copy_ = load_batch([dump(games, b) for b in range(games.batch_size)])
-        rng = np.random.default_rng(11)
-        for step in range(300):
-            assert np.array_equal(games.legal_mask(), copy_.legal_mask()), step
-            for q, (x, y) in enumerate(zip(observations(games), observations(copy_), strict=True)):
-                assert np.array_equal(x, y), f"seat {q} step {step}"
-            for b in range(games.batch_size):
-                assert_same_game(games, b, copy_, b, f"(step {step} game {b})")
-            actions = step_all(games, rng)
-            copy_.step(actions)
-            assert np.array_equal(games.rewards, copy_.rewards), step
-
-
-def test_game_episodes_round_trip_across_hands() -> None:
-    """Game episodes: totals, hand scores, hand numbers, the dealer's rotation and the rules
-    round-trip; the rule keys that differ from the preset are kept."""
-    keys = {"max_turns": 12, "episode": "game", "max_hands": 3, "random_starter": False, "target_score": 3000}
-    games = random_batch(2, size=4, **keys)
-    rng = np.random.default_rng(2)
-    hands = set()
-    while not games.done.all():
-        for b in range(games.batch_size):
-            doc = check_round_trip(games, b, "(game episode)")
-            hands.add(doc["hand_number"])
+def test_the_last_drawers_turn_round_trips() -> None:
+    """T13.3: the player who drew the last card of the stock plays his whole turn; the
+    positions of that turn (an empty stock) and the exhausted end round-trip."""
+    games = random_batch(8, size=12)
+    rng, ends, last_turns = np.random.default_rng(8), set(), 0
+    while "exhausted" not in ends:
+        assert not games.done.all(), ends
+        for b in np.flatnonzero((games.state.stock_len == 0) & ~games.done):
+            last_turns += assert_round_trip(games, int(b), "(empty stock)")["stock"] == []
         step_all(games, rng)
-    doc = check_round_trip(games, 0, "(over)")
-    assert doc["rules"] == keys and load(doc).rules == games.rules
-    assert hands == {0, 1, 2, 3} and doc["hand_number"] == 3 and doc["end_reason"] == "turn_limit"
-    assert any(pair["total"] for pair in doc["pairs"])
+        ends |= {assert_round_trip(games, int(b))["end_reason"] for b in np.flatnonzero(games.done)}
+    assert last_turns > 0
 
 
 def test_canonical_fills_in_the_defaults() -> None:
@@ -341,7 +268,7 @@ def test_going_out_round_trips_and_ends_the_hand() -> None:
     assert games.legal_names() == ["new_3C", "new_9H", "add_9H_to_m0", "discard_3C", "discard_9H"]
     for name in ("add_9H_to_m0", "discard_3C"):
         games.step(games.action_names.index(name))
-        check_round_trip(games, 0, f"(after {name})")
+        assert_round_trip(games, 0, f"(after {name})")
     over = dump(games)
     assert over["phase"] == "over" and over["end_reason"] == "out" and over["out_player"] == 0
     assert over["checkpoint"] == {"hand": ["3C", "9H"], "melds": [{"owner": 0, "cards": nines}]}

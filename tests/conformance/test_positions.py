@@ -1,0 +1,166 @@
+"""Positions (docs/position.md) on every table: a dumped position loads back as the same
+game (``dump(load(d)) == d``, ``canonical`` idempotent, state, mask and every seat's
+observation) at the states of random play, over hands and over game episodes; a loaded
+position, alone or in a larger batch, plays on exactly like the original; any junk value
+anywhere in a document gives a valid document or a ``ValueError`` naming the problem,
+and a failed load leaves the document and the env it was given to as they were. Each
+game's own format (hand-written documents citing rule numbers, invalid documents, rule
+keys): tests/test_position.py, tests/test_classic_position.py,
+tests/test_turkish_position.py, tests/test_turkish_position_invalid.py."""
+
+from __future__ import annotations
+
+import copy
+import itertools
+from collections.abc import Iterator
+
+import numpy as np
+import pytest
+
+from kanaszta_env.engine import GameBatch
+from kanaszta_env.envs import KanasztaGymEnv, env
+from kanaszta_env.position import canonical, dump, load, load_batch
+
+from .positions import assert_round_trip, assert_same_game, biased_actions, phase_names, preference
+
+BATCH = 4
+JUNK = [None, True, -1, 10**30, 2.5, "x", "AS", [], {}, ["JK"], [[]], {"a": 1}]
+
+
+def random_play(table, seed: int, size: int = BATCH, **rule_keys) -> Iterator[tuple[int, GameBatch]]:
+    """A batch at each step of random play biased towards pickups and melds (so that every
+    phase is met), until every game is over."""
+    games = GameBatch(table.rules(**rule_keys), size)
+    games.reset(seed=seed)
+    rng, weights = np.random.default_rng(seed), preference(games)
+    for step in itertools.count():
+        yield step, games
+        if games.done.all():
+            return
+        games.step(biased_actions(games, rng, weights))
+
+
+def after(table, seed: int, steps: int, size: int = BATCH, **rule_keys) -> GameBatch:
+    """The batch after ``steps`` steps of :func:`random_play`."""
+    return next(itertools.islice(random_play(table, seed, size, **rule_keys), steps, None))[1]
+
+
+def expected_phases(table, games: GameBatch) -> set[str]:
+    """The game's phases but those the table cannot reach: the partner's answer (C12.5)
+    needs pl's partnerships."""
+    phases = set(phase_names(games)) - {"-"}
+    return phases - {"answer"} if (table.preset, table.players) != ("pl", 4) else phases
+
+
+def test_round_trip_of_the_states_of_random_play(table) -> None:
+    """The states of four hands of random play, every twelfth, the first of each phase and
+    the ends, survive dump -> load."""
+    seen: set[str] = set()
+    for step, games in random_play(table, table.players, max_turns=80):
+        names = phase_names(games)
+        for b in range(BATCH):
+            if games.done.all() or (
+                not games.done[b] and (step % 12 == 0 or names[games.state.phase[b]] not in seen)
+            ):
+                seen.add(assert_round_trip(games, b, f"(step {step} game {b})")["phase"])
+    assert seen == expected_phases(table, games)
+
+
+def test_game_episodes_round_trip_across_hands(table) -> None:
+    """Game episodes of three short hands under rule keys that differ from the preset:
+    totals, hand scores, hand numbers, the dealer's rotation and the rules round-trip."""
+    keys = {"max_turns": 8, "episode": "game", "max_hands": 3, "random_starter": False, "target_score": 3000}
+    hands = set()
+    for step, games in random_play(table, 2, size=2, **keys):
+        if step % 4 == 0 or games.done.all():
+            hands |= {assert_round_trip(games, b, f"(step {step})")["hand_number"] for b in range(2)}
+    doc = dump(games)
+    assert load(doc).rules == games.rules
+    assert hands == {0, 1, 2, 3} and doc["hand_number"] == 3
+
+
+def test_a_loaded_position_plays_on_exactly_like_the_original(table) -> None:
+    """Positions taken after 0 and 40 decisions, dumped one by one and loaded as one batch
+    (``load_batch``), play on like the original batch: the same actions give the same
+    rewards, masks, every seat's observations and states. A game's dump from its batch is
+    its dump alone."""
+    for start in (0, 40):
+        games = after(table, 5 + start, start, max_turns=30)
+        docs = [dump(games, b) for b in range(BATCH)]
+        assert docs[2] == dump(games.game(2))
+        with pytest.raises(IndexError):
+            dump(games, BATCH)
+        loaded = load_batch(docs)
+        rng, weights = np.random.default_rng(start), preference(games)
+        while not games.done.all():
+            assert np.array_equal(games.legal_mask(), loaded.legal_mask())
+            for q in range(table.players):
+                assert np.array_equal(games.observe(seats=q), loaded.observe(seats=q)), f"seat {q}"
+            actions = biased_actions(games, rng, weights)
+            assert np.array_equal(games.step(actions).rewards, loaded.step(actions).rewards)
+            for b in range(BATCH):
+                assert_same_game(games, b, loaded, b, f"(from {start}, game {b})")
+
+
+def _paths(value: object, prefix: tuple = ()) -> list[tuple]:
+    """Every key and list entry (the first two of a list) of a document, depth first."""
+    out = [prefix] if prefix else []
+    if isinstance(value, dict):
+        for k, v in value.items():
+            out += _paths(v, (*prefix, k))
+    elif isinstance(value, list):
+        for i, v in enumerate(value[:2]):
+            out += _paths(v, (*prefix, i))
+    return out
+
+
+def test_junk_values_raise_only_value_error(table) -> None:
+    """A seeded fuzz: any of :data:`JUNK` at any place of a position of each phase gives a
+    document that loads (and then dumps as its canonical form) or a ``ValueError`` with a
+    message, never another exception; the failed document is left as it was."""
+    bases: dict[str, dict] = {}
+    for _, games in random_play(table, 9, size=1):
+        bases.setdefault(dump(games)["phase"], dump(games))
+    rng, tried, failed = np.random.default_rng(9), 0, 0
+    for base in bases.values():
+        paths = _paths(base)
+        for i in rng.choice(len(paths) * len(JUNK), size=min(60, len(paths) * len(JUNK)), replace=False):
+            doc = copy.deepcopy(base)
+            *path, last = paths[i // len(JUNK)]
+            target = doc
+            for key in path:
+                target = target[key]
+            target[last] = copy.deepcopy(JUNK[i % len(JUNK)])
+            kept = copy.deepcopy(doc)
+            try:
+                loaded = load(doc)
+            except ValueError as err:
+                assert len(str(err)) > 10 and doc == kept, (paths[i // len(JUNK)], err)
+                failed += 1
+            else:
+                assert dump(loaded) == canonical(kept)
+            tried += 1
+    assert tried >= 200 and failed > tried // 2
+
+
+def test_envs_reset_from_a_position_and_keep_their_game_after_a_failed_one(table) -> None:
+    """The AEC and Gymnasium envs start from a position document and play on from it; a
+    damaged document, or one of other rules, raises ``ValueError`` and leaves the env's
+    game as it was."""
+    games = after(table, 6, 30, size=1)
+    doc = dump(games)
+    e = env(**table.kw())
+    e.reset(options={"position": doc})
+    agent = e.agent_selection
+    assert agent == f"player_{doc['to_move']}"
+    mask = e.observe(agent)["action_mask"].copy()
+    assert np.array_equal(mask.astype(bool), games.legal_mask()[0])
+    for bad in ({**doc, "stock": "junk"}, dump(after(table, 6, 0, size=1, max_turns=9))):
+        with pytest.raises(ValueError, match=r"stock|differ from the env's"):
+            e.reset(options={"position": bad})
+        assert e.agent_selection == agent and np.array_equal(e.observe(agent)["action_mask"], mask)
+    e.step(int(np.flatnonzero(mask)[0]))
+    gym_env = KanasztaGymEnv(**table.kw())
+    obs, _ = gym_env.reset(options={"position": doc})
+    assert np.array_equal(obs, games.observe()[0])
+    assert np.array_equal(gym_env.action_masks(), games.legal_mask()[0])
