@@ -31,9 +31,12 @@ def read_actions(actions: object, batch_size: int, num_actions: int, out: np.nda
         if isinstance(actions, (bool, np.bool_)):
             raise IllegalActionError(f"an action must be an integer, got {actions!r}")
         try:
-            values = [operator.index(actions)]  # type: ignore[arg-type]
+            value = operator.index(actions)  # type: ignore[arg-type]
         except TypeError:
             raise IllegalActionError(f"an action must be an integer, got {actions!r}") from None
+        in_range = 0 <= value < num_actions  # the AEC env's path: one action, no lists
+        out[0] = value if in_range else -1
+        return {} if in_range else {0: value}
     else:
         # a list is read element by element: NumPy would make [True, 1] ints, [2**63, 1] floats
         listed = isinstance(actions, (list, tuple))
