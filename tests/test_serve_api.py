@@ -550,3 +550,29 @@ def test_every_preset_and_table_size_is_played_and_watched(client, game: str, pl
     assert seats == list(range(players)) and end["rules"]["sides"] == [
         p["side"] for p in end["table"]["players"]
     ]
+
+
+def test_options_say_which_games_and_bots_have_warm_kernels(monkeypatch) -> None:
+    """A preset is cold until a game of it is dealt in the process, a bot until it has
+    moved in one (the page then says "compiling the rules for …" while a new game of a
+    cold preset is pending); a refused request warms nothing."""
+    import webapp.warm
+
+    monkeypatch.setattr(webapp.warm, "WARMTH", webapp.warm.Warmth())  # as in a fresh process
+    client = TestClient(create_app())
+
+    def entry(game: str) -> dict:
+        return next(g for g in client.get("/api/options").json()["games"] if g["id"] == game)
+
+    assert all(not g["warm"] and g["warm_bots"] == [] for g in client.get("/api/options").json()["games"])
+    assert client.post("/api/play", json={"game": "tr", "opponents": ["nobody"] * 3}).status_code == 400
+    assert not entry("tr")["warm"]
+    sid, state = new_game(client, game="tr", players=4, seat=1, seed=0, opponents=["heuristic"] * 3)
+    assert state["actions_played"] == 0 and state["your_turn"]  # seat 1 begins: no bot has moved
+    assert entry("tr")["warm"] and not entry("pl")["warm"] and entry("tr")["warm_bots"] == []
+    while state["your_turn"]:
+        state = act(client, sid, state["legal"]["names"][0])
+    assert entry("tr")["warm_bots"] == ["heuristic"]
+    doc = {"mode": "watch", "game": "pl", "players": 4, "agents": ["random"] * 4, "seed": 1}
+    assert client.post("/api/view", json=doc).status_code == 200
+    assert entry("pl")["warm"] and entry("pl")["warm_bots"] == []

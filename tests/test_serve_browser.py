@@ -175,3 +175,36 @@ def test_the_page_loads_nothing_from_elsewhere() -> None:
     static = Path(__file__).resolve().parents[1] / "webapp" / "static"
     text = "".join(p.read_text(encoding="utf-8") for p in static.iterdir())
     assert "http://" not in text and "https://" not in text and "//cdn" not in text
+
+
+def test_a_new_game_of_a_cold_preset_says_it_is_compiling_while_it_waits(driver, monkeypatch) -> None:
+    """A fresh process's tracker (every preset cold) and a new game slowed by a second, as a
+    first compile is: the page shows the notice while the request is pending, then the
+    game and no notice; the next game of the preset (warm now) shows none."""
+    import time
+
+    import webapp.warm
+    from webapp.routes import Api
+
+    monkeypatch.setattr(webapp.warm, "WARMTH", webapp.warm.Warmth())
+    real = Api.new_play
+
+    def slow(self, doc, query):
+        time.sleep(1.0)  # a first compile takes up to a minute; a second shows the notice
+        return real(self, doc, query)
+
+    monkeypatch.setattr(Api, "new_play", slow)
+    with running_server(create_app()) as url:
+        driver.get(url)
+        wait(driver, lambda d: css(d, "#play-opponent-0 option"))
+        driver.find_element("id", "start-play").click()
+        notice = wait(driver, lambda d: d.find_element("id", "notice").is_displayed() and _text(d, "notice"))
+        assert notice.startswith("compiling the rules for Díszített kanaszta") and "first use" in notice
+        wait(driver, lambda d: d.find_element("tag name", "body").get_attribute("data-busy") == "0")
+        wait(driver, lambda d: not d.find_element("id", "notice").is_displayed())
+        assert driver.find_element("id", "board").is_displayed()
+        driver.find_element("css selector", ".tab[data-tab=play]").click()
+        driver.find_element("id", "start-play").click()
+        wait(driver, lambda d: d.find_element("tag name", "body").get_attribute("data-busy") == "1")
+        assert not driver.find_element("id", "notice").is_displayed()  # warm now: no notice
+        wait(driver, lambda d: d.find_element("tag name", "body").get_attribute("data-busy") == "0")

@@ -11,6 +11,7 @@ which a client answers by trying again a little later.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import subprocess
@@ -40,8 +41,9 @@ def rss_mb(pid: int) -> float:
     raise RuntimeError("no VmRSS")
 
 
-@pytest.fixture(scope="module")
-def server():
+@contextlib.contextmanager
+def serving(max_sessions: int = MAX_SESSIONS):
+    """``kanaszta serve --port 0`` in its own process: yields (process, base url)."""
     if not Path("/proc/self/status").exists():
         pytest.skip("the memory bound is read from Linux /proc")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
@@ -53,7 +55,7 @@ def server():
         "--port",
         "0",
         "--max-sessions",
-        str(MAX_SESSIONS),
+        str(max_sessions),
     ]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
     try:
@@ -63,6 +65,12 @@ def server():
     finally:
         proc.terminate()
         proc.wait(timeout=20)
+
+
+@pytest.fixture(scope="module")
+def server():
+    with serving() as running:
+        yield running
 
 
 class Tally:
@@ -148,3 +156,62 @@ def test_fifty_clients_play_random_moves_with_no_error_and_bounded_memory(server
     assert tally.requests > CLIENTS * 2 and tally.hands > 0
     assert after - before < MAX_GROWTH_MB
     assert proc.poll() is None  # the server is still up
+
+
+#: one table of each game: (preset, players)
+TABLES = [("2003-02", 2), ("pl", 4), ("tr", 4)]
+SESSIONS_PER_GAME = 20
+#: what docs/webapp.md states as the most a kept game holds (MB); the measure must stay below
+MAX_SESSION_MB = 1.0
+
+
+def test_server_memory_after_startup_and_twenty_sessions_of_each_game() -> None:
+    """The figures of docs/webapp.md (``pytest -s`` prints them): the server's RSS after
+    startup, after one game of each preset (its kernels loaded) and after 20 more games
+    of each, every one a hand against heuristic bots played to its end through the API
+    (the longest a kept game grows: its narration, history and hand scoring; a watched
+    hand holds the same), and the size per session that the session cap multiplies; then
+    20 replays of a record padded with 1.8 MB of player names, which are not kept
+    (regression: a replay session kept the uploaded record whole)."""
+    figures = {}
+    with serving(max_sessions=200) as (proc, url), httpx.Client(base_url=url, timeout=300) as http:
+        time.sleep(0.5)
+        figures["startup"] = rss_mb(proc.pid)
+        assert http.get("/api/options").status_code == 200
+
+        def one_game(game: str, players: int, seed: int) -> str:
+            doc = {"game": game, "players": players, "seed": seed, "opponents": ["heuristic"] * (players - 1)}
+            r = http.post("/api/play", json=doc)
+            assert r.status_code == 200, r.text
+            sid, state = r.json()["session"], r.json()["state"]
+            rng = random.Random(seed)
+            while not state["finished"]:
+                r = http.post(
+                    f"/api/play/{sid}/actions", json={"actions": [rng.choice(state["legal"]["names"])]}
+                )
+                assert r.status_code == 200, r.text
+                state = r.json()["state"]
+            return sid
+
+        for game, players in TABLES:
+            one_game(game, players, 0)
+        figures["one game of each (kernels loaded)"] = rss_mb(proc.pid)
+        for game, players in TABLES:
+            for seed in range(1, SESSIONS_PER_GAME + 1):
+                one_game(game, players, seed)
+            figures[f"+{SESSIONS_PER_GAME} games of {game}"] = rss_mb(proc.pid)
+        # replays of a record padded to the body bound (names of ~0.9 MB): the padding is not kept
+        record = http.get(f"/api/play/{one_game('2003-02', 2, 99)}/record").json()
+        record["players"] = ["x" * 900_000, "y" * 900_000]
+        for _ in range(SESSIONS_PER_GAME):
+            r = http.post("/api/view", json={"mode": "replay", "record": record})
+            assert r.status_code == 200, r.text
+        figures[f"+{SESSIONS_PER_GAME} padded replays"] = rss_mb(proc.pid)
+    per_session = (
+        figures[f"+{SESSIONS_PER_GAME} games of tr"] - figures["one game of each (kernels loaded)"]
+    ) / (SESSIONS_PER_GAME * len(TABLES))
+    print("\nserver RSS: " + ", ".join(f"{k} {v:.0f} MB" for k, v in figures.items()))
+    print(f"per kept session {per_session * 1024:.0f} KiB; 200 sessions x {MAX_SESSION_MB} MB bound")
+    assert per_session < MAX_SESSION_MB
+    padded = figures[f"+{SESSIONS_PER_GAME} padded replays"] - figures[f"+{SESSIONS_PER_GAME} games of tr"]
+    assert padded / SESSIONS_PER_GAME < MAX_SESSION_MB  # 1.8 MB each if the padding were kept

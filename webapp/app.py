@@ -4,7 +4,8 @@ Routes (every body and answer is JSON; an error is ``{"error": "…"}`` with a
 4xx status and changes nothing)::
 
     GET  /                          the page (static files under /static, no CDN)
-    GET  /api/options               games, agents, checkpoints and record files on offer
+    GET  /api/options               games (each with ``warm``, ``warm_bots``: webapp/warm.py),
+                                    agents, checkpoints and record files on offer
     POST /api/play                  new game against agents   -> {"session", "state"}
     GET  /api/play/{id}             the table from the person's seat, legal moves, narration
     POST /api/play/{id}/actions     {"actions": [names…]}: played all or none, then the bots
@@ -17,8 +18,9 @@ Routes (every body and answer is JSON; an error is ``{"error": "…"}`` with a
 Bodies are read up to a bound (:data:`MAX_BODY`, records :data:`MAX_RECORD_BODY`)
 and refused with 413 beyond it; a body nested deeper than JSON's parser goes is
 refused with 400. A new game when the server holds its most games, all in progress,
-is refused with 503 (:class:`~webapp.sessions.StoreFull`). Game work runs in worker
-threads, each game under its session's lock.
+is refused with 503 (:class:`~webapp.sessions.StoreFull`). A path under ``/api``
+that does not exist, or a method it does not take, is answered 404 or 405 with a
+JSON error too. Game work runs in worker threads, each game under its session's lock.
 """
 
 from __future__ import annotations
@@ -30,8 +32,9 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -101,6 +104,17 @@ async def _api_error(_request: Request, error: Exception) -> Response:
     return JSONResponse({"error": str(error)}, status_code=400)  # ChoiceError
 
 
+async def _http_error(request: Request, error: Exception) -> Response:
+    """Starlette's own 4xx (no such path, a method the path does not take) as the
+    API's JSON sentence under ``/api``; the plain text elsewhere (the page's files)."""
+    assert isinstance(error, HTTPException)
+    if not request.url.path.startswith("/api"):
+        return PlainTextResponse(str(error.detail), error.status_code, headers=error.headers)
+    what = {404: "no such API path", 405: f"{request.method} is not allowed on this path"}
+    message = what.get(error.status_code, str(error.detail))
+    return JSONResponse({"error": message}, error.status_code, headers=error.headers)
+
+
 def _with_headers(app: Any) -> Any:
     """ASGI middleware adding :data:`SECURITY_HEADERS` to every answer."""
 
@@ -153,6 +167,7 @@ def create_app(
         route("/api/view/{sid}/step", api.view_step, "POST", MAX_BODY),
     ]
     handlers = dict.fromkeys((ApiError, UnknownSession, ActionError, ChoiceError, StoreFull), _api_error)
+    handlers[HTTPException] = _http_error
     app = Starlette(routes=routes, exception_handlers=handlers)  # type: ignore[arg-type]
     app.state.api = api
     return _with_headers(app)

@@ -49,6 +49,7 @@ class PlaySession:
         self.agents = list(agents)
         self.seat = seat
         self.seed = seed
+        self.specs: list[object] = []  # the agents as the request named them (webapp.warm)
         self.names = seat_names(rules, self.agents, name)
         for agent in self.agents:
             if agent is not None:

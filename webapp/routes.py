@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from agents.records import GameRecord, parse_records, rules_to_dict
 
+from . import warm
 from .choices import (
     MAX_SEED,
     TARGETS,
@@ -28,6 +29,7 @@ from .gesture import gesture_actions
 from .play import MAX_ACTIONS, PlaySession
 from .sessions import SessionStore
 from .viewer import ViewerSession
+from .warm import Warmth
 
 MAX_STEP = 1000
 #: the longest ``?seat=`` read as a number (a seat is below 10)
@@ -68,11 +70,17 @@ class Api:
     choices: Choices
     plays: SessionStore[PlaySession]
     views: SessionStore[ViewerSession]
+    warmth: Warmth = field(default_factory=lambda: warm.WARMTH)
 
     def options(self, doc: dict[str, Any], query: Mapping[str, str]) -> dict[str, Any]:
-        """What the forms offer."""
+        """What the forms offer; per game also whether its kernels have run in this
+        process (``warm``) and the bots whose kernels have (``warm_bots``)."""
+        games = games_offered()
+        for game in games:
+            game["warm"] = self.warmth.warm(game["id"])
+            game["warm_bots"] = self.warmth.warm_bots(game["id"])
         return {
-            "games": games_offered(),
+            "games": games,
             "agents": self.choices.agents_offered(),
             "records": self.choices.records_offered(),
             "targets": list(TARGETS),
@@ -93,9 +101,16 @@ class Api:
         others = iter(self.choices.agent(spec, rules, seed + q) for q, spec in enumerate(specs))
         agents = [None if q == seat else next(others) for q in range(players)]
         session = PlaySession(rules, agents, seat, seed)
+        session.specs = list(specs)
+        self._mark(session)
         sid = self.plays.add(session)
         with session.lock:
             return {"session": sid, "state": session.state()}
+
+    def _mark(self, session: PlaySession) -> None:
+        """The game's kernels have run, and the bots' once one of them has moved."""
+        moved = any(m != session.seat for m in session.progress.movers)
+        self.warmth.mark(session.rules.variant, session.specs if moved else ())
 
     def play_state(self, doc: dict[str, Any], query: Mapping[str, str], sid: str) -> dict[str, Any]:
         session = self.plays.get(sid)
@@ -115,12 +130,14 @@ class Api:
             else:
                 names = doc.get("actions")
             played = session.play(names)
+            self._mark(session)
             return {"played": played, "state": session.state()}
 
     def play_next(self, doc: dict[str, Any], query: Mapping[str, str], sid: str) -> dict[str, Any]:
         session = self.plays.get(sid)
         with session.lock:
             session.next_hand()
+            self._mark(session)
             return {"state": session.state()}
 
     def play_record(self, doc: dict[str, Any], query: Mapping[str, str], sid: str) -> dict[str, Any]:
@@ -143,8 +160,10 @@ class Api:
             names = [f"{a.name} (seat {q})" for q, a in enumerate(agents)]
             record = GameRecord(rules_to_dict(rules), [], seed=seed, players=names)
             session = ViewerSession(record, agents)
+            self.warmth.mark(rules.variant)  # the bots' kernels run on the first steps
         elif mode == "replay":
             session = ViewerSession(self._record(doc))
+            self.warmth.mark(session.rules.variant)
         else:
             raise ChoiceError(f"mode must be 'watch' or 'replay', got {mode!r}")
         sid = self.views.add(session)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -53,7 +54,9 @@ class ViewerSession:
         players = self.rules.num_players
         names = list(record.players) if len(record.players) == players else []
         self.names = [str(n)[:60] for n in names] or [f"seat {q}" for q in range(players)]
-        self.record = record
+        # the record is kept without what an upload may pad (names cut, odd scores dropped)
+        scores = record.scores if _small_ints(record.scores, players) else None
+        self.record = replace(record, actions=[], players=list(self.names), scores=scores)
         self.agents = list(agents) if agents is not None else None
         if self.agents is not None:
             for agent in self.agents:
@@ -159,7 +162,7 @@ class ViewerSession:
     def to_record(self) -> GameRecord:
         """The game as watched so far (the record itself when replaying)."""
         if self.agents is None:
-            return self.record
+            return replace(self.record, actions=[self.action_names[a] for a in self.actions])
         return make_record(self.rules, self.actions, seed=self.record.seed, players=self.names)
 
 
@@ -168,3 +171,12 @@ def _action_id(lookup: dict[str, int], k: int, name: object) -> int:
     if isinstance(name, str) and name.lower() in lookup:
         return lookup[name.lower()]
     raise ValueError(f"action {k} ({str(name)[:40]!r}) is not one of the game's actions")
+
+
+def _small_ints(values: object, players: int) -> bool:
+    """Whether ``values`` is a list of at most ``players`` plain integers of bounded size."""
+    return (
+        isinstance(values, list)
+        and len(values) <= players
+        and all(isinstance(v, int) and not isinstance(v, bool) and abs(v) < 10**9 for v in values)
+    )

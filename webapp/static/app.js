@@ -163,13 +163,38 @@ function switchTab(tab) {
 }
 
 // --- starting sessions ----------------------------------------------------------------
+// The first game of a preset (or a bot's first moves) in the server's process runs its
+// numba kernels for the first time: loaded from the cache, or compiled when the cache is
+// empty, which takes up to a minute. The options say what is warm; while a request that
+// needs cold kernels is pending, the page says so instead of waiting silently.
+function coldNotice(game, bots) {
+  if (!game.warm) return `compiling the rules for ${game.title} (first use, up to a minute)…`;
+  const cold = bots.filter((b) => b !== "random" && !game.warm_bots.includes(b));
+  if (cold.length) return `compiling the bots' kernels (${cold.join(", ")}) for ${game.title} (first use, up to a minute)…`;
+  return "";
+}
+
+async function withNotice(message, task) {
+  const box = $("notice");
+  box.textContent = message;
+  box.hidden = !message;
+  try {
+    return await task();
+  } finally {
+    box.hidden = true;
+    box.textContent = "";
+  }
+}
+
 async function startPlay() {
   const doc = gameRequest("play");
   doc.seat = Number($("play-seat").value);
   const minimum = $("play-minimum").value.trim();
   if (minimum !== "") doc.opening_minimum = Number(minimum);
   doc.opponents = [...document.querySelectorAll("#play-opponents select")].map((s) => s.value);
-  const answer = await api("POST", "/api/play", doc);
+  const game = gameOf("play");
+  const answer = await withNotice(coldNotice(game, doc.opponents), () => api("POST", "/api/play", doc));
+  game.warm = true;  // the bots' kernels are warm once they have moved: asked again on the next load
   begin("play", answer);
 }
 
@@ -177,7 +202,10 @@ async function startWatch() {
   const doc = gameRequest("watch");
   doc.mode = "watch";
   doc.agents = [...document.querySelectorAll("#watch-agents select")].map((s) => s.value);
-  begin("view", await api("POST", "/api/view", doc));
+  const game = gameOf("watch");
+  const answer = await withNotice(coldNotice(game, []), () => api("POST", "/api/view", doc));
+  game.warm = true;
+  begin("view", answer);
 }
 
 async function openReplay(body) {
