@@ -13,6 +13,7 @@ import torch
 pytest.importorskip("sb3_contrib")
 
 from stable_baselines3.common.vec_env import VecEnvWrapper
+from training_helpers import tiny_train_flags
 
 from agents.base import play_batch
 from agents.random_bot import RandomBot
@@ -26,17 +27,7 @@ from training.features import CountFeatures
 from training.games.classic.shaping import ClassicScoreEstimate
 from training.games.diszitett.shaping import ShapedReward
 
-TINY = [
-    "--variant", "pl", "--num-players", "4",
-    "--num-envs", "8", "--opponent-slots", "2", "--n-steps", "16", "--batch-size", "64", "--n-epochs", "1",
-    "--net-arch", "16", "--max-turns", "30", "--eval-max-turns", "30",
-    "--opponents", "random:1,self:1", "--snapshot-every", "128",
-    "--eval-every", "128", "--eval-hands", "4", "--eval-bots", "random", "--final-eval-hands", "4",
-    "--final-eval-bots", "random,heuristic", "--checkpoint-every", "256",
-    "--no-progress-bar", "--no-tensorboard",
-    "--warm-start", "heuristic", "--warm-start-steps", "24", "--warm-start-rounds", "1",
-    "--warm-start-epochs", "1",
-]  # fmt: skip
+TINY = tiny_train_flags("--variant", "pl", "--num-players", "4")
 
 
 class _Recorder(VecEnvWrapper):

@@ -15,6 +15,7 @@ pytest.importorskip("sb3_contrib")
 pytest.importorskip("torch")
 
 from stable_baselines3.common.vec_env import VecEnvWrapper
+from training_helpers import tiny_train_flags
 
 from agents.base import play_batch
 from agents.random_bot import RandomBot
@@ -34,15 +35,7 @@ from training.opponents import OpponentPool, SlotOpponent
 from training.policy import PPOAgent
 from training.train import build_env, build_model
 
-TINY = [
-    "--num-envs", "8", "--opponent-slots", "2", "--n-steps", "16", "--batch-size", "64", "--n-epochs", "1",
-    "--net-arch", "16", "--max-turns", "30", "--eval-max-turns", "30",
-    "--opponents", "random:1,self:1", "--snapshot-every", "128",
-    "--eval-every", "128", "--eval-hands", "4", "--eval-bots", "random", "--final-eval-hands", "4",
-    "--final-eval-bots", "random", "--checkpoint-every", "256", "--no-progress-bar", "--no-tensorboard",
-    "--warm-start", "greedy", "--warm-start-steps", "24", "--warm-start-rounds", "2",
-    "--warm-start-epochs", "1",
-]  # fmt: skip
+TINY = tiny_train_flags(teacher="greedy", rounds=2, final_bots="random")
 
 
 # --- config ---------------------------------------------------------------------------

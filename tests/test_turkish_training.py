@@ -12,6 +12,8 @@ import torch
 
 pytest.importorskip("sb3_contrib")
 
+from training_helpers import tiny_train_flags
+
 from agents.base import play_batch
 from agents.random_bot import RandomBot
 from agents.registry import make_agent
@@ -25,17 +27,7 @@ from training.config import TrainConfig
 from training.features import CountFeatures
 from training.games.turkish.shaping import TurkishScoreEstimate
 
-TINY = [
-    "--variant", "tr",
-    "--num-envs", "8", "--opponent-slots", "2", "--n-steps", "16", "--batch-size", "64", "--n-epochs", "1",
-    "--net-arch", "16", "--max-turns", "30", "--eval-max-turns", "30",
-    "--opponents", "random:1,self:1", "--snapshot-every", "128",
-    "--eval-every", "128", "--eval-hands", "4", "--eval-bots", "random", "--final-eval-hands", "4",
-    "--final-eval-bots", "random,heuristic", "--checkpoint-every", "256",
-    "--no-progress-bar", "--no-tensorboard",
-    "--warm-start", "heuristic", "--warm-start-steps", "24", "--warm-start-rounds", "1",
-    "--warm-start-epochs", "1",
-]  # fmt: skip
+TINY = tiny_train_flags("--variant", "tr")
 
 
 def _play(games: GameBatch, rng: np.random.Generator, steps: int = 300):
