@@ -1,5 +1,5 @@
 """Load on ``kanaszta serve`` (issue 17): 50 simulated clients play random legal
-moves against a real server (``kanaszta serve`` in its own process on
+moves on the three games' tables (Díszített 2p, classic pl 4p, Turkish) against a real server (``kanaszta serve`` in its own process on
 127.0.0.1) for a bounded time. Every answer must be right (0 errors: a legal
 move is played, a deliberately illegal one refused with 400 and the game
 unchanged), and the server's resident memory may grow only by a bound while
@@ -28,6 +28,8 @@ httpx = pytest.importorskip("httpx")
 
 CLIENTS = 50
 SECONDS = 8.0
+#: one table of each game: (preset, players)
+TABLES = [("2003-02", 2), ("pl", 4), ("tr", 4)]
 MAX_SESSIONS = 60  # fewer than the games the clients start: finished ones dropped, new ones refused
 MAX_GROWTH_MB = 150
 ROOT = Path(__file__).resolve().parents[1]
@@ -90,15 +92,15 @@ class Tally:
                 self.errors.append(error)
 
 
-def client_loop(url: str, seed: int, deadline: float, tally: Tally) -> None:
-    """New games (short hands against RandomBot), random legal moves, and now and
-    then a move that is not legal, which must be refused without a change."""
+def client_loop(url: str, seed: int, deadline: float, tally: Tally, table: tuple[str, int]) -> None:
+    """New games of ``table`` (preset, players: short hands against RandomBots), random legal
+    moves, and now and then a move that is not legal, which must be refused without a change."""
     rng = random.Random(seed)
+    game, players = table
     with httpx.Client(base_url=url, timeout=60) as http:
         while time.monotonic() < deadline:
-            r = http.post(
-                "/api/play", json={"opponents": ["random"], "seed": rng.randrange(10**6), "max_turns": 6}
-            )
+            doc = {"game": game, "players": players, "opponents": ["random"] * (players - 1), "max_turns": 6}
+            r = http.post("/api/play", json={**doc, "seed": rng.randrange(10**6)})
             if r.status_code == 503 and r.headers.get("retry-after") and "in progress" in r.json()["error"]:
                 tally.add(requests=1, refused=1)  # full of games in progress: try again soon
                 time.sleep(0.05)
@@ -129,8 +131,9 @@ def client_loop(url: str, seed: int, deadline: float, tally: Tally) -> None:
 def run_clients(url: str, seconds: float, seed: int) -> Tally:
     tally = Tally()
     deadline = time.monotonic() + seconds
-    threads = [
-        threading.Thread(target=client_loop, args=(url, seed + i, deadline, tally)) for i in range(CLIENTS)
+    threads = [  # the clients share the three games' tables (Díszített, classic pl 4p, Turkish)
+        threading.Thread(target=client_loop, args=(url, seed + i, deadline, tally, TABLES[i % len(TABLES)]))
+        for i in range(CLIENTS)
     ]
     for t in threads:
         t.start()
@@ -158,8 +161,6 @@ def test_fifty_clients_play_random_moves_with_no_error_and_bounded_memory(server
     assert proc.poll() is None  # the server is still up
 
 
-#: one table of each game: (preset, players)
-TABLES = [("2003-02", 2), ("pl", 4), ("tr", 4)]
 SESSIONS_PER_GAME = 20
 #: what docs/webapp.md states as the most a kept game holds (MB); the measure must stay below
 MAX_SESSION_MB = 1.0
