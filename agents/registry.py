@@ -4,7 +4,6 @@ trained policy shipped with the package), a path to a trained policy checkpoint
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,7 +29,6 @@ BOT_NAMES = ("random", "greedy", "heuristic", "search", "ppo")
 #: ``kanaszta train --config training/configs/<name>.toml``, exported with ``kanaszta export``
 #: (README: "The shipped agent"); SHIPPED_POLICY is Díszített kanaszta's (a hinted one)
 SHIPPED_NAME = "ppo-{variant}-{players}p.npz"
-_SHIPPED_PATTERN = re.compile(r"ppo-(.+)-([0-9]+)p\.npz")
 SHIPPED_POLICY = Path(__file__).parent / "data" / SHIPPED_NAME.format(variant="2003-02", players=2)
 RLLIB_PREFIX = "rllib:"  # make_agent("rllib:runs/x/final"): an RLlib checkpoint folder
 _SEARCH_OPTIONS = {"samples": int, "horizon": int, "max_discards": int, "hand_weight": float, "prior": float,
@@ -214,8 +212,10 @@ def _shipped_policy(opts: dict[str, str], rules: Rules, seed: int, spec: str) ->
 
 def shipped_tables() -> list[str]:
     """The tables a shipped ppo agent plays, as ``"<preset> <players>p"``."""
-    found = (_SHIPPED_PATTERN.fullmatch(p.name) for p in sorted(SHIPPED_POLICY.parent.iterdir()))
-    return [f"{m[1]} {m[2]}p" for m in found if m]
+    prefix, suffix = SHIPPED_NAME.split("{variant}-{players}")
+    files = sorted(SHIPPED_POLICY.parent.glob(f"{prefix}*{suffix}"))
+    tables = (p.name[len(prefix) : -len(suffix)].rsplit("-", 1) for p in files)
+    return [f"{variant} {players}p" for variant, players in tables]
 
 
 def load_checkpoint(path: str | Path) -> Agent:

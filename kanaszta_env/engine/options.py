@@ -37,22 +37,21 @@ def read_actions(actions: object, batch_size: int, num_actions: int, out: np.nda
         in_range = 0 <= value < num_actions  # the AEC env's path: one action, no lists
         out[0] = value if in_range else -1
         return {} if in_range else {0: value}
-    else:
-        # a list is read element by element: NumPy would make [True, 1] ints, [2**63, 1] floats
-        listed = isinstance(actions, (list, tuple))
-        acts = np.array(actions, dtype=object) if listed else np.asarray(actions)
-        if acts.shape == () and batch_size == 1:
-            acts = acts.reshape(1)
-        whole = np.issubdtype(acts.dtype, np.integer) or (
-            acts.dtype == object
-            and all(isinstance(x, (int, np.integer)) and not isinstance(x, bool) for x in acts.flat)
-        )
-        if acts.shape != (batch_size,) or not whole:
-            raise IllegalActionError(f"actions must be {batch_size} integers, got {actions!r}")
-        if acts.dtype == np.int64 and (acts.size == 0 or (acts.min() >= -1 and acts.max() < num_actions)):
-            out[:] = acts  # the common case: no id out of range
-            return {}
-        values = [int(x) for x in acts]
+    # a list is read element by element: NumPy would make [True, 1] ints, [2**63, 1] floats
+    listed = isinstance(actions, (list, tuple))
+    acts = np.array(actions, dtype=object) if listed else np.asarray(actions)
+    if acts.shape == () and batch_size == 1:
+        acts = acts.reshape(1)
+    whole = np.issubdtype(acts.dtype, np.integer) or (
+        acts.dtype == object
+        and all(isinstance(x, (int, np.integer)) and not isinstance(x, bool) for x in acts.flat)
+    )
+    if acts.shape != (batch_size,) or not whole:
+        raise IllegalActionError(f"actions must be {batch_size} integers, got {actions!r}")
+    if acts.dtype == np.int64 and (acts.size == 0 or (acts.min() >= -1 and acts.max() < num_actions)):
+        out[:] = acts  # the common case: no id out of range
+        return {}
+    values = [int(x) for x in acts]
     given = {i: v for i, v in enumerate(values) if not 0 <= v < num_actions}
     out[:] = [-1 if i in given else v for i, v in enumerate(values)]
     return given

@@ -67,11 +67,10 @@ def can_finish(cfg, asked: int, opened: int, totals, b: int, p: int, grp, left: 
     return cfg[CC_GO_OUT_BY_MELD] == 1 and all_valid(grp) and _opening_done(opened, totals, cfg, b, p, grp)
 
 
-@njit(cache=True)
-def pickup_keep(grp) -> int:
-    """Cards an unopened side's pickup must leave in the hand (C4.3, C7.7) [D]: two (the
-    opening's canastas are not counted; an opened side's pickup: :func:`pickup_leaves`)."""
-    return 1 if has_canasta(grp) else 2
+#: cards an unopened side's pickup must leave in the hand (C4.3, C7.7) [D]: two, since an
+#: unopened side has no canasta and the canastas its opening could make are not searched
+#: (an opened side's pickup: :func:`pickup_leaves`)
+UNOPENED_KEEP = 2
 
 
 @njit(cache=True)
@@ -86,12 +85,16 @@ def pickup_leaves(cfg, canasta: bool, left: int) -> bool:
 
 
 @njit(cache=True)
-def opened_pickup_ok(cfg, had_canasta: bool, n0: int, w0: int, need: int, hand, g: int, rest: int) -> bool:
+def opened_pickup_ok(cfg, start, pile_wilds: int, n0: int, w0: int, hand, g: int, rest: int) -> bool:
     """C7.3, C8.3 with the holding rule: whether the meld ``g`` of an opened side's pickup
     (``n0`` naturals and ``w0`` wilds, the top card included) can be made by laying more
-    naturals and wilds of ``hand`` (``need``: naturals it must reach, frozen pile) leaving
-    what :func:`pickup_leaves` allows with the ``rest`` of the pile. Cards laid past the
-    meld's making go on in the meld phase, which allows the same."""
+    naturals and wilds of ``hand`` leaving what :func:`pickup_leaves` allows with the
+    ``rest`` of the pile. ``start``: the side's melds before the pickup; a pile frozen by
+    ``pile_wilds`` asks two naturals from the hand (C8.3). Cards laid past the meld's making
+    go on in the meld phase, which allows the same."""
+    frozen = cfg[CC_PILE_FREEZE] == 1 and pile_wilds > 0
+    need = naturals(start, g) + 3 if frozen else 0
+    had_canasta = has_canasta(start)
     total = hand_size(hand) + rest
     wild_cards = hand_twos(hand) + hand[JOKER_TYPE]
     for x in range(hand_naturals(hand, g) + 1):
@@ -127,7 +130,6 @@ def can_take_pile(
         return True  # C4.4 option: the upcard alone, without conditions
     total = hand_size(hand)
     rest = n - 1
-    keep = pickup_keep(grp)
     h = hand_naturals(hand, g)
     if opened == 0:  # (a) only, completing the opening (C7.4, C11.6)
         if h < 2:
@@ -135,15 +137,13 @@ def can_take_pile(
         work = grp.copy()
         work[g, 0] += 1
         need = opening_minimum(totals, cfg, b, p)
-        budget = total + rest - keep
+        budget = total + rest - UNOPENED_KEEP
         return opening_reachable(
             work, hand, need, g, budget, cfg[CC_WILD_CANASTAS] == 1, cfg[CC_CANASTA_OPENING] == 1
         )
     # (c) onto the side's meld, (a) with two naturals of the hand, (b) one and a wild (the
     # wild limit asks a natural with it); a frozen pile only (a), wilds joining (C8.3, C7.3)
-    frozen = cfg[CC_PILE_FREEZE] == 1 and pile_wilds > 0
-    need = naturals(grp, g) + 3 if frozen else 0
-    return opened_pickup_ok(cfg, has_canasta(grp), naturals(grp, g) + 1, wilds(grp, g), need, hand, g, rest)
+    return opened_pickup_ok(cfg, grp, pile_wilds, naturals(grp, g) + 1, wilds(grp, g), hand, g, rest)
 
 
 @njit(cache=True)
@@ -184,13 +184,11 @@ def _pickup_ok_after(
     cards under it, ``opened``: the side's flag."""
     if opened == 0:
         need = opening_minimum(totals, cfg, b, p)
-        budget = hand_size(hand) + rest - pickup_keep(start)
+        budget = hand_size(hand) + rest - UNOPENED_KEEP
         return opening_reachable(
             work, hand, need, g, budget, cfg[CC_WILD_CANASTAS] == 1, cfg[CC_CANASTA_OPENING] == 1
         )
     # an opened side lays only on T's meld until it is made
     if g_add != g:
         return False
-    frozen = cfg[CC_PILE_FREEZE] == 1 and pile_wilds > 0
-    need = naturals(start, g) + 3 if frozen else 0
-    return opened_pickup_ok(cfg, has_canasta(start), naturals(work, g), wilds(work, g), need, hand, g, rest)
+    return opened_pickup_ok(cfg, start, pile_wilds, naturals(work, g), wilds(work, g), hand, g, rest)
