@@ -10,6 +10,19 @@ from __future__ import annotations
 
 from typing import Any
 
+from .variants.classic import CLASSIC
+
+#: C1.1: decks shuffled together, by number of players
+DECKS = {2: 2, 3: 2, 4: 2, 5: 2, 6: 3}
+#: C3.1: cards dealt to each active player, by number of players
+DEAL = {2: 15, 3: 13, 4: 11, 5: 11, 6: 13}
+
+
+def deck_cards(players: int) -> int:
+    """Cards in the game of ``players`` (C1.1): 108, or 162 with six."""
+    return CLASSIC.deck_size * DECKS[players] // max(DECKS.values())
+
+
 #: C0: every key with its value in each preset
 CLASSIC_PRESETS: dict[str, dict[str, Any]] = {
     "pl": {
@@ -150,8 +163,8 @@ def side_of_seats(players: int, keys: dict[str, Any]) -> tuple[int, ...]:
 def write_classic_config(cfg, preset: str, keys: dict[str, Any], players: int) -> None:
     """Fill the classic part of the config vector ``cfg``."""
     sides = side_of_seats(players, keys)
-    cfg[CC_DECKS] = 3 if players == 6 else 2  # C1.1
-    cfg[CC_DEAL] = {2: 15, 3: 13, 4: 11, 5: 11, 6: 13}[players]  # C3.1
+    cfg[CC_DECKS] = DECKS[players]
+    cfg[CC_DEAL] = DEAL[players]
     cfg[CC_SIDES] = max(sides) + 1
     for seat in range(6):
         cfg[CC_SIDE_OF + seat] = sides[seat] if seat < players else -1

@@ -14,13 +14,14 @@ import pytest
 from classic_helpers import reach_question
 
 from agents.base import play_batch
-from agents.games.classic.bots import KIND_VALUE, ClassicGreedyBot, ClassicHeuristicBot
+from agents.games.classic.bots import ClassicGreedyBot, ClassicHeuristicBot
 from agents.registry import make_agent
 from agents.tournament import play_pair
 from kanaszta_env import GameBatch, Rules
 from kanaszta_env.cards import TYPE_NAMES
 from kanaszta_env.cli import main as kanaszta
 from kanaszta_env.games.classic.actions import KIND_NAMES, action_from_name
+from kanaszta_env.games.classic.observation import KIND_VALUE
 
 CONFIGS = [("pl", 2), ("pl", 3), ("pl", 4), ("sk", 2), ("sk", 3), ("sk", 4), ("sk", 5), ("sk", 6)]
 

@@ -44,13 +44,12 @@ from kanaszta_env.games.classic.actions import (
     TWO_TO_WILD,
     WITHDRAW,
 )
-from kanaszta_env.games.classic.observation import kind_copies
+from kanaszta_env.games.classic.observation import KIND_VALUE, kind_copies
 from kanaszta_env.observation import split
+from kanaszta_env.rules_classic import deck_cards
 
 from ...base import Agent
 
-#: C1.6 card values by kind: A, 4 5 6 7, 8 9 10 J Q K, black three, 2, joker
-KIND_VALUE = np.array([20, 5, 5, 5, 5, 10, 10, 10, 10, 10, 10, 5, 20, 50], dtype=np.float64)
 RANKS = 11
 NEVER = -1e9  # the score of an action a bot avoids (it is still taken when it is the only one)
 
@@ -64,8 +63,7 @@ class ClassicBot(Agent):
                 f"{type(self).__name__} plays classic canasta (variant 'pl' or 'sk'), not {rules.variant!r}"
             )
         super().setup(rules)
-        decks = 3 if rules.num_players == 6 else 2  # C1.1
-        self.deck = 54.0 * decks
+        self.deck = float(deck_cards(rules.num_players))
         self.copies = kind_copies(rules.num_players)
 
     def __init__(self, rules: Rules | None = None) -> None:

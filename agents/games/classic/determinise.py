@@ -30,6 +30,7 @@ from kanaszta_env import Rules
 from kanaszta_env.cards import TYPE_NAMES
 from kanaszta_env.games.classic.observation import HAND_SIZE_SCALE, SCORE_SCALE, kind_copies, observer_seats
 from kanaszta_env.games.classic.position.parse import rule_diff, seat_of_turn, seat_order
+from kanaszta_env.rules_classic import DECKS, deck_cards
 
 #: kinds of the by-kind pieces: A 4 5 6 7 8 9 10 J Q K, black three, 2, joker
 KINDS = ("A", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "3B", "2", "JK")
@@ -89,8 +90,8 @@ class ObservedTable:
         n = rules.num_players
         self.sides = list(rules.sides())
         self.num_sides = max(self.sides) + 1
-        self.decks = 3 if n == 6 else 2  # C1.1
-        self.deck = 54 * self.decks
+        self.decks = DECKS[n]
+        self.deck = deck_cards(n)
         self.copies = kind_copies(n)
         self.me = int(observer_seats(rules.sides(), p["partners"][None])[0])
         if self.me < 0:

@@ -11,6 +11,7 @@ from numba import njit
 
 from kanaszta_env.cards import (
     CARD_VALUE,
+    GROUP_SLOTS,
     HEART_ACE,
     IS_BLACK_THREE,
     IS_RED_THREE,
@@ -28,6 +29,8 @@ from kanaszta_env.games.diszitett.compiled import (
     I_STOCK_N,
     I_TOP,
     View,
+    group_card_value,
+    hand_base,
 )
 
 from .common import rank_count
@@ -35,6 +38,7 @@ from .heuristic_params import H_FREEZE_PILE, H_OUT_MARGIN, H_PILE_CARD, H_RISK, 
 from .plan_groups import NAT_TYPE, WILD_TYPE
 
 _VALUE = CARD_VALUE.astype(np.int64)
+_NO_GROUPS = np.zeros((0, GROUP_SLOTS), dtype=np.int8)
 
 
 @njit(cache=True)
@@ -204,25 +208,10 @@ def card_use_for_next(v: View, t: int) -> float:
 @njit(cache=True)
 def table_score(v: View, q: int) -> int:
     """Seat ``q``'s score from the table only (R16 without hand cards or going out)."""
-    total = 0
     red = v.red_threes[q, 0] + v.red_threes[q, 1]
-    total += 800 if red == 4 else 100 * red
-    total += 100 * v.twins[q] + 500 * v.heart_aces[q]
-    for g in range(12):
-        n = v.groups[q, g, 0] + v.groups[q, g, 1] + v.groups[q, g, 2] + v.groups[q, g, 3]
-        small = v.groups[q, g, 4] + v.groups[q, g, 5] + v.groups[q, g, 6] + v.groups[q, g, 7]
-        big = v.groups[q, g, 8]
-        size = n + small + big
-        if size == 0:
-            continue
-        total += 20 * small + 50 * big + n * _VALUE[NAT_TYPE[g if g < 11 else 0, 0]]
-        if size >= 7:
-            if g == 11:
-                total += 200 if (small > 0 and big > 0) else 500
-            elif size == 8:
-                total += 600
-            else:
-                total += 400 if small + big == 0 else 300
+    total = hand_base(v.groups[q], red, v.twins[q], v.heart_aces[q], False, False, False)
+    for g in range(v.groups.shape[1]):
+        total += group_card_value(g, v.groups[q, g])
     return total
 
 
@@ -230,7 +219,8 @@ def table_score(v: View, q: int) -> int:
 def want_out(v: View, prm: np.ndarray, tn: np.ndarray, tw: np.ndarray) -> bool:
     """Whether going out now (with the plan ``tn``/``tw``) beats playing on."""
     red = v.red_threes[0, 0] + v.red_threes[0, 1]
-    mine = 100 * (red if red < 4 else 8) + 100 * v.twins[0] + 500 * v.heart_aces[0]
+    # the bonuses of going out now, with the canastas of the plan estimated below
+    mine = hand_base(_NO_GROUPS, red, v.twins[0], v.heart_aces[0], True, False, False)
     for g in range(12):
         size = tn[g] + tw[g]
         if size == 0:
@@ -239,7 +229,6 @@ def want_out(v: View, prm: np.ndarray, tn: np.ndarray, tw: np.ndarray) -> bool:
         mine += tn[g] * per + 30 * tw[g]
         if size >= 7:
             mine += 300
-    mine += 100
     his = table_score(v, 1) - 12 * v.hand_size[1]
     if v.hand_size[1] <= 3:
         return True  # he is close to going out himself

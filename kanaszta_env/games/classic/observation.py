@@ -16,6 +16,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...cards import BLACK_THREES, JOKER, NATURAL_RANKS, SMALL_WILDS, card_type
+from ...rules_classic import DECKS
+from ...variants.classic import CLASSIC
 from .actions import KIND_NAMES
 
 #: scales of the open-ended counts (the encoder clips to the piece's range)
@@ -89,8 +92,18 @@ def classic_pieces(players: int, sides: int, piece: type) -> tuple:
 def kind_copies(num_players: int) -> np.ndarray:
     """(14,) copies of each card kind in the deck (``A 4 … K``, black three, 2, joker): the divisor
     of the by-kind pieces. Two decks, three with six players (C1.1)."""
-    decks = 3 if num_players == 6 else 2
+    decks = DECKS[num_players]
     return np.array([4 * decks] * 11 + [2 * decks, 4 * decks, 2 * decks], dtype=np.float64)
+
+
+#: (14,) the value of a card of each kind (C1.6), as :func:`kind_copies` orders them
+KIND_VALUE = np.array(
+    [
+        CLASSIC.card_value[t]
+        for t in (*(card_type(r, 0) for r in NATURAL_RANKS), BLACK_THREES[0], SMALL_WILDS[0], JOKER)
+    ],
+    dtype=np.float64,
+)
 
 
 def observer_seats(sides: tuple[int, ...], partners: np.ndarray) -> np.ndarray:

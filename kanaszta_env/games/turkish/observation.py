@@ -12,13 +12,14 @@ taken (T2.4, T3.4).
 
 from __future__ import annotations
 
+from ...variants.turkish import TURKISH
 from .actions import MAX_MELDS
 
 #: scales of open-ended counts (the encoder clips to the piece's range)
 HAND_SIZE_SCALE = 40.0
 SCORE_SCALE = 10_000.0
 OPENING_SCALE = 90.0
-DECK_SIZE = 106
+DECK_SIZE = TURKISH.deck_size
 STOCK_SIZE = 40
 
 _CARDS = "53 card types `AS AH AD AC 2S … KC JK`, count ÷ 2"

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.games.classic.bots import KIND_VALUE
 from kanaszta_env import Rules
 from kanaszta_env.games.classic.observation import (
     HAND_SIZE_SCALE as HAND_SIZE_SCALE_CLASSIC,
+    KIND_VALUE,
     kind_copies,
     relative_sides,
 )

@@ -8,6 +8,7 @@ import numpy as np
 from ....cards import IS_BLACK_THREE, IS_RED_THREE, NUM_TYPES, TYPE_GROUP, TYPE_WILD_SLOT
 from ....position.cardlists import counts, from_counts, names  # noqa: F401 - the package's card lists
 from ....rules import Rules
+from ....rules_classic import DECKS
 from ..kernels.tables import BLACK_MELD, MELD_SLOT_TYPE, NUM_MELDS, SLOTS, TWO_SLOT0, WILD_MELD
 
 #: meld index -> name used in messages (natural ranks, then the wild and black-three melds)
@@ -18,7 +19,7 @@ Melds = dict[int, list[int]]
 
 def decks(rules: Rules) -> int:
     """Decks shuffled together: three with six players, else two (C1.1)."""
-    return 3 if rules.num_players == 6 else 2
+    return DECKS[rules.num_players]
 
 
 def copies(rules: Rules) -> np.ndarray:
