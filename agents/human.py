@@ -7,12 +7,14 @@ hands by size and publicly known cards (the game's table picture as text,
 is entered by either (any case; spaces may stand for the underscores). The rules in
 force are shown first, and when the hand ends its scoring.
 
-What a game says beyond that comes from its :class:`TerminalWords` (registered per
-game in :mod:`agents.registry`): Díszített kanaszta's tell what each move changed from
-public information, say why a refused move is illegal and ask to confirm a move that
-ends the hand with its reasons; classic canasta's put the partner's question "may I go
-out?" (C12.5) to the human. Without words of its own a game tells each of the others'
-moves in a line.
+Every game's turns are told from its table picture (:mod:`agents.narrate`): another
+player's turn in a line (drew, took the pile, melded which cards where, discarded,
+went out), the human's own draws and takes with his new cards. What a game says
+beyond that comes from its :class:`TerminalWords` (registered per game in
+:mod:`agents.registry`): Díszített kanaszta's tell each move in its own words, say why
+a refused move is illegal and ask to confirm a move that ends the hand with its
+reasons; classic canasta's put the partner's question "may I go out?" (C12.5) to the
+human and tell the answers.
 
 Commands: ``help``, ``table``, ``hint`` (what the heuristic bot would play), ``rules``,
 ``save FILE`` (the position as a JSON document, :mod:`kanaszta_env.position`, which
@@ -25,10 +27,10 @@ from __future__ import annotations
 import difflib
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import Any, ClassVar, TextIO
 
 import numpy as np
 
@@ -36,6 +38,7 @@ from kanaszta_env import GameBatch, Rules, position as positions
 from kanaszta_env.envs.render import render_table
 
 from .base import Agent
+from .narrate import TurnNarrator
 from .records import GameRecord, make_record
 
 COMMANDS = ("help", "table", "hint", "rules", "save", "quit")
@@ -62,13 +65,17 @@ class HumanGame:
 class TerminalWords:
     """What a game says at the terminal; each method's default fits every game."""
 
-    #: whether :meth:`told` speaks in whole turns (else move by move: a spectator's pause
-    #: waits for the turn to pass)
-    tells_turns = False
+    #: action name -> what it did, where the table picture does not show it (:mod:`.narrate`)
+    action_words: ClassVar[Mapping[str, str]] = {}
 
     def __init__(self, rules: Rules, names: Sequence[str], seat: int | None) -> None:
         """``seat``: the human's, or ``None`` for a spectator who sees every hand."""
         self.rules, self.names, self.seat = rules, list(names), seat
+        has_picture = rules.game.has("webapp")
+        self.narrator = TurnNarrator(self.names, seat, self.action_words) if has_picture else None
+        #: whether :meth:`told` speaks in whole turns (else move by move: a spectator's pause
+        #: waits for the turn to pass)
+        self.tells_turns = has_picture
 
     def rules_text(self) -> str:
         r = self.rules
@@ -78,18 +85,26 @@ class TerminalWords:
         side = f", side {r.sides()[self.seat]}" if r.partnerships else ""
         return f"{text}; you are seat {self.seat}{side}"
 
+    def picture(self, games: GameBatch) -> dict[str, Any]:
+        """The table of ``games``' first game as JSON, seen from the seat of these words."""
+        return self.rules.game.table_picture(games.state, self.rules, 0, self.names, self.seat)
+
     def before(self, games: GameBatch) -> object:
         """What :meth:`told` compares with, taken before an action."""
-        return int(games.to_move[0])
+        return int(games.to_move[0]), self.picture(games) if self.narrator else None
 
     def told(self, before: object, games: GameBatch, action: int) -> list[str]:
-        """Lines telling what ``action`` (just played) changed."""
-        mover = before
-        return [] if mover == self.seat else [f"{self.names[mover]} plays {games.action_names[action]}"]
+        """Lines telling what ``action`` (just played) changed: the narrator's turns, or
+        without a table picture each of the others' moves by name."""
+        mover, picture = before
+        name = games.action_names[action]
+        if self.narrator is not None:
+            return self.narrator.step(picture, self.picture(games), mover, name)
+        return [] if mover == self.seat else [f"{self.names[mover]} plays {name}"]
 
     def flush(self) -> list[str]:
         """Lines held back until the human's turn."""
-        return []
+        return self.narrator.flush() if self.narrator else []
 
     def header(self, games: GameBatch) -> list[str]:
         """What the human needs to see before he chooses."""

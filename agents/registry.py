@@ -20,6 +20,7 @@ from .games.diszitett.heuristic import DEFAULT_PARAMS, HeuristicBot
 from .games.diszitett.search import SearchBot
 from .games.diszitett.terminal import DiszitettWords
 from .games.turkish.bots import TurkishGreedyBot, TurkishHeuristicBot
+from .games.turkish.terminal import TurkishWords
 from .hinted import load_policy_file
 from .human import TerminalWords
 from .random_bot import RandomBot
@@ -118,7 +119,11 @@ for _game, _bots in {
         register_bot(_game, _name, _bot)
 
 #: game name -> its words at the terminal (:func:`register_terminal_words`)
-_WORDS: dict[str, type[TerminalWords]] = {"diszitett": DiszitettWords, "classic": ClassicWords}
+_WORDS: dict[str, type[TerminalWords]] = {
+    "diszitett": DiszitettWords,
+    "classic": ClassicWords,
+    "turkish": TurkishWords,
+}
 
 
 def register_terminal_words(game: str, words: type[TerminalWords]) -> None:

@@ -52,9 +52,12 @@ def test_duplicate_deals_swap_the_sides_exactly():
     assert np.array_equal(ab.diff, -ba.diff) and np.array_equal(ab.score_a, ba.score_b[:, ::-1])
 
 
-def test_two_sided_tables_only():
-    with pytest.raises(ValueError, match="two sides"):
-        play_pair(Rules(variant="sk", num_players=3), ClassicGreedyBot(), ClassicGreedyBot(), deals=2)
+def test_three_sides_play_every_seating_of_a_deal():
+    """sk with three players each for himself: a deal is played six times (each bot alone on
+    every side); a deterministic bot against itself scores exactly zero on every deal."""
+    rules = Rules(variant="sk", num_players=3)
+    same = play_pair(rules, ClassicGreedyBot(rules), ClassicGreedyBot(rules), deals=3, seed=2)
+    assert same.score_a.shape == (3, 6) and np.array_equal(same.diff, np.zeros(3))
 
 
 def test_c12_5_heuristic_partner_answers_by_the_value_of_its_hand():
@@ -96,7 +99,7 @@ def test_cli_tournament_and_watch_of_classic(capsys, tmp_path):
     watch = ["watch", *["heuristic"] * 4, "--variant", "pl", "--seed", "3", "--speed", "0"]
     assert kanaszta([*watch, "--record", str(record)]) == 0
     told = capsys.readouterr().out
-    assert "Classic canasta, preset pl, 4 players" in told and "heuristic (seat 2) plays" in told
+    assert "Classic canasta, preset pl, 4 players" in told and "heuristic (seat 2): drew a card" in told
     assert "result: " in told and kanaszta(["replay", str(record), "--speed", "0"]) == 0
     assert "result: " in capsys.readouterr().out
     assert (
@@ -106,8 +109,9 @@ def test_cli_tournament_and_watch_of_classic(capsys, tmp_path):
         == 2
     )
     assert "one --opponent for all or 3" in capsys.readouterr().err
-    assert kanaszta(["tournament", "random", "greedy", "--variant", "pl", "--players", "3"]) == 2
-    assert "two sides" in capsys.readouterr().err
+    assert kanaszta(["tournament", "random", "greedy", "--variant", "pl", "--players", "3", "--deals", "2",
+                     "--no-progress", "--bootstrap", "0"]) == 0  # fmt: skip
+    assert "random vs greedy" in capsys.readouterr().out
 
 
 def test_human_plays_a_classic_hand_with_a_bot_partner():
@@ -125,5 +129,5 @@ def test_human_plays_a_classic_hand_with_a_bot_partner():
     text = out.getvalue()
     assert game.finished and len(game.scores) == 4 and game.scores[0] == game.scores[2]
     assert "unknown move 'bogus'" in text and "heuristic bot would play" in text and "commands:" in text
-    assert "heuristic (partner, seat 2) plays" in text and "result: " in text
+    assert "heuristic (partner, seat 2): " in text and "discarded" in text and "result: " in text
     assert game.record.actions and game.record.seed == 5

@@ -1,25 +1,32 @@
 """``kanaszta play`` can be followed (issue 18, item 4): each move says what it
 changed, a refused move says why, near misses get "did you mean", a discard
 that ends the hand is confirmed, the rules in force are shown, the other
-players' turns are told in a line each from public information, and Ctrl-C
-ends the game quietly. Every test drives the terminal game with scripted input
-and reads its output."""
+players' turns are told in a line each from public information (in every game:
+classic canasta and Turkish kanasta from the table picture, :mod:`agents.narrate`),
+and Ctrl-C ends the game quietly. Every test drives the terminal game with scripted
+input and reads its output."""
 
 from __future__ import annotations
 
 import io
 import json
 import re
+from collections import Counter
 from pathlib import Path
 
+import numpy as np
 import pytest
 from test_human import Script
 
 from agents import GreedyBot
+from agents.base import Agent
 from agents.games.diszitett.narrate import snapshot
+from agents.games.turkish.terminal import TurkishWords
 from agents.human import play_human
-from agents.records import start_game
-from kanaszta_env import Rules, action_from_name
+from agents.records import replay, start_game
+from agents.registry import make_agent, terminal_words
+from kanaszta_env import GameBatch, Rules, action_from_name, position as positions
+from kanaszta_env.cards import TYPE_NAMES, counts_to_cards
 from kanaszta_env.cli import main
 
 POSITIONS = Path(__file__).resolve().parent.parent / "docs" / "positions"
@@ -154,3 +161,143 @@ def test_ctrl_c_ends_play_quietly(capsys, monkeypatch) -> None:
     out, err = capsys.readouterr()
     assert err.strip() == "kanaszta play: interrupted"
     assert "Traceback" not in out + err and out.endswith("> \n")
+
+
+def turn_lines(text: str, name: str) -> list[str]:
+    """The narration lines of seat ``name``'s turns (prompts stripped)."""
+    lines = (re.sub(r"^(> )+", "", line) for line in text.splitlines())
+    return [line[len(name) + 2 :] for line in lines if line.startswith(name + ": ")]
+
+
+def laid_cards(parts: list[str]) -> Counter:
+    """The cards a turn's phrases say were laid, less those taken back."""
+    laid: Counter = Counter()
+    for part in parts:
+        if part.startswith("new "):
+            laid.update(part.split(": ", 1)[1].split(" (")[0].split())
+        elif part.startswith("laid "):
+            laid.update(part[5:].split(" on ")[0].split())
+        elif part.startswith("took back "):
+            laid.subtract(part[10:].split(" from ")[0].split())
+    return laid
+
+
+@pytest.mark.parametrize(
+    ("variant", "seed", "taken"), [("pl", 5, "took the discard pile ("), ("tr", 5, "took Fi 1")]
+)
+def test_classic_and_turkish_turns_tell_melds_and_discards_not_hidden_cards(variant, seed, taken) -> None:
+    """A whole 4-player hand against bots: each bot turn is one line whose discards are
+    the engine's, whose melds add up to its side's melds at the end (the bots' side; part of
+    the human's), and whose draws
+    name no card; the human's own draws are told with his cards."""
+    rules = Rules(variant=variant, num_players=4)
+    bots = [make_agent("heuristic", rules) for _ in range(3)]
+    text, game = play([], tail="1", rules=rules, seed=seed, opponents=bots)
+    assert game.finished and taken in text
+    names = [f"heuristic ({'partner' if q == 2 else 'opponent'}, seat {q})" for q in range(4)]
+    games = start_game(game.record)
+    discards: dict[int, list[str]] = {q: [] for q in range(4)}
+    own_draws, turns, last = [], Counter(), -1
+    for action in game.record.actions:
+        mover, hand = int(games.to_move[0]), games.state.hand[0, 0].copy()
+        turns[mover] += mover != last
+        last = mover
+        games.step(np.array([games.action_names.index(action)]))
+        if action.startswith("discard") and mover:
+            discards[mover].append(TYPE_NAMES[int(games.state.pile[0, int(games.state.pile_len[0]) - 1])])
+        if action == "draw" and not mover:
+            own_draws.append(sorted(counts_to_cards(np.maximum(games.state.hand[0, 0] - hand, 0))))
+    laid: dict[int, Counter] = {0: Counter(), 1: Counter()}  # by side
+    for q in (1, 2, 3):
+        parts = [line.split(" · ") for line in turn_lines(text, names[q])]
+        assert len(parts) == turns[q] > 5  # a line a turn
+        assert [p[10:] for turn in parts for p in turn if p.startswith("discarded ")] == discards[q]
+        assert all(re.fullmatch(r"drew (a card|\d+ cards)", p) for turn in parts for p in turn if "drew" in p)
+        laid[rules.sides()[q]] += laid_cards([p for turn in parts for p in turn])
+    end = rules.game.table_picture(games.state, rules, 0, names, None)["sides"]
+    melds = {s["side"]: Counter(c for meld in s["melds"] for c in meld["cards"]) for s in end}
+    assert +laid[1] == melds[1] and not laid[0] - melds[0]  # side 0's melds are the human's too
+    assert +laid[0] + laid[1]
+    told = re.findall(r"(?m)^(?:> )*you drew ([^·\n]+)", text)
+    assert [sorted(t.split()) for t in told] == own_draws
+
+
+class Scripted(Agent):
+    """Plays the given action names, then the first legal action."""
+
+    name = "scripted"
+
+    def __init__(self, moves: list[str]) -> None:
+        self.moves = list(moves)
+
+    def setup(self, rules: Rules) -> None:
+        self.names = GameBatch(rules, 1).action_names
+
+    def act(self, obs, mask, slots=None) -> np.ndarray:
+        legal = np.flatnonzero(mask[0])
+        return np.array([self.names.index(self.moves.pop(0)) if self.moves else legal[0]])
+
+
+@pytest.mark.parametrize(("seat", "answer"), [(1, "yes"), (0, "no")])
+def test_classic_asking_the_partner_and_the_answer_are_told(seat: int, answer: str) -> None:
+    """pl (C12.5): seat 2 asks seat 0 "may I go out?"; a bot partner's answer is told, the
+    human partner is asked; after a no the melds taken back are told; the score sheet's
+    going out is scored to the side that went out."""
+    rules = Rules(variant="pl", num_players=4)
+    asker = Scripted(["ask", "discard_JK" if answer == "yes" else "withdraw"])
+    agents = [make_agent("heuristic", rules) for _ in range(4)]
+    agents[2] = asker
+    opponents = [agents[q] for q in range(4) if q != seat]
+    start = position("classic-may-i-go-out")
+    text, game = play([answer], tail="1", start=start, seat=seat, opponents=opponents)
+    assert game.finished
+    relation = "partner" if seat == 0 else "opponent"
+    said = turn_lines(text, f"scripted ({relation}, seat 2)")
+    assert said[0] == "asked the partner: may I go out? (C12.5)"
+    if answer == "yes":
+        assert (
+            turn_lines(text, "heuristic (opponent, seat 0)")[0] == "answered yes: the partner must go out now"
+        )
+        assert said[1] == "discarded JK · went out"
+    else:
+        assert "scripted (partner, seat 2) asks you: may I go out?" in text
+        assert said[1] == "took back 2D from queens · discarded 2D"
+    out = replay(game.record).summary(0)["went_out"]
+    sheet = text[text.index("scoring (C13):") :].splitlines()[1:3]
+    for line, side in zip(sheet, (0, 1), strict=True):
+        assert int(line.rsplit(" = ", 1)[1]) == game.scores[rules.sides().index(side)]
+        assert ("going out +" in line) == (rules.sides()[out] == side) and "other" not in line
+
+
+def test_turkish_score_sheet_parts_follow_t14() -> None:
+    """Each pair's rest beyond its melds and hands is its Fi bonus (T14.2) or penalty
+    (T11.4, T12.3) and going out (T14.3), as the Fis and the end of the hand say."""
+    rules = Rules(variant="tr", num_players=4)
+    bots = [make_agent("heuristic", rules) for _ in range(3)]
+    _, game = play([], tail="1", rules=rules, seed=5, opponents=bots)
+    games = replay(game.record)
+    s, out = games.state, games.summary(0)["went_out"]
+    sheet = TurkishWords(rules, ["a", "b", "c", "d"], 0).score_sheet(games)[0].splitlines()
+    assert sheet[0] == "scoring (T14):" and (s.fi_taker[0] >= 0).any()
+    for pair, line in enumerate(sheet[1:]):
+        took = [f for f in range(2) if s.fi_taker[0, f] >= 0 and s.fi_taker[0, f] % 2 == pair]
+        won = out is not None and out % 2 == pair
+        rest = 100 * sum(int(s.fi_used[0, f]) for f in took) + (50 if won else 0)
+        rest -= 0 if took else 600 if s.forced[0, pair] == 1 and out is not None and not won else 100
+        parts, total = line.rsplit(" = ", 1)
+        assert parts.endswith(f"Fis and going out {rest:+d}") and int(total) == game.scores[pair]
+
+
+@pytest.mark.parametrize("variant", ["pl", "sk", "tr"])
+def test_hint_rules_save_and_the_score_work_in_every_preset(variant: str, tmp_path) -> None:
+    """The commands and the end of the hand in classic canasta's and Turkish kanasta's presets."""
+    rules = Rules(variant=variant, num_players=4)
+    save = tmp_path / "pos.json"
+    bots = [make_agent("greedy", rules) for _ in range(3)]
+    text, game = play(["rules", "hint", f"save {save}"], tail="1", rules=rules, seed=2, opponents=bots)
+    assert game.finished and "result: " in text
+    assert text.count(f"preset {variant}, 4 players; you are seat 0, side 0") == 2
+    assert "the heuristic bot would play " in text
+    assert positions.load(json.loads(save.read_text())).rules.variant == variant
+    sheet = terminal_words(rules)(rules, game.record.players, 0).score_sheet(replay(game.record))[0]
+    assert sheet in text  # the game's own score sheet, whole

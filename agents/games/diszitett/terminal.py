@@ -16,8 +16,6 @@ from .scoresheet import going_out_bonus, score_breakdown
 
 
 class DiszitettWords(TerminalWords):
-    tells_turns = True  # the narrator's lines are whole turns
-
     def __init__(self, rules, names, seat) -> None:
         super().__init__(rules, names, seat)
         self.narrator = Narrator(rules, names, viewer=seat)
