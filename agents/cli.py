@@ -76,8 +76,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "--players",
         type=positive_int,
         default=None,
-        help="players per table: Díszített 2 (the default); classic 2 or 4 (default, two partnerships), "
-        "sk also 5 or 6 (two sides); Turkish 4",
+        help="players per table: Díszített 2 (the default), 3 or 4; classic 2, 3 or 4 (default, two "
+        "partnerships), sk also 5 or 6; Turkish 4. With more than two sides each agent sits alone "
+        "on every side in turn",
     )
     t.add_argument("--batch", type=positive_int, default=256, help="deals played at once")
     t.add_argument("--out", default=None, help="write OUT.json, OUT.csv and OUT.png")
@@ -208,9 +209,6 @@ def _tournament(args: argparse.Namespace) -> int:
     _check_output(args.out, "--out")  # like every output of the CLI: no folder made silently
     players = args.players or _table_players(args.variant)
     rules = _rules(args, players, args.episode)
-    if len(set(rules.sides())) != 2:
-        raise UsageError(f"duplicate tournaments need two sides; {players} players of {args.variant} make "
-                         f"{len(set(rules.sides()))}")  # fmt: skip
     agents = {spec: make_agent(spec, rules, seed=args.seed) for spec in args.agents}
     records = [] if args.records else None
     pairs = list(zip(args.agents[:-1], args.agents[1:], strict=True)) if args.chain else None

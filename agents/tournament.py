@@ -1,21 +1,26 @@
 """Round-robin tournaments with duplicate deals, confidence intervals and Elo.
 
-Every pair of agents plays ``deals`` deals twice, with the seats swapped and
-the same seed (duplicate play: both agents get the same cards, which removes
-most of the luck of the deal). For each pair the harness reports
+Every pair of agents plays each of ``deals`` deals once per seating, on the
+same seed (duplicate play: both agents get the same cards, which removes most
+of the luck of the deal). With two sides (two players, or two partnerships,
+whose teams swap seats, C2) the two seatings swap the sides. With more sides
+(three or four players each for himself, classic canasta's three or six) each
+agent sits alone on every side in turn against the other agent on all the
+others: ``2 × sides`` seatings, so that a deal favours neither. A hand's
+difference is the lone agent's score minus the mean score of the other
+agent's sides. For each pair the harness reports
 
 * the mean hand-score difference (first agent minus second) per deal — the
-  mean of the two hands of a deal — with a 95% normal confidence interval
-  over deals;
-* the first agent's win rate over hands (a draw counts half), with a 95%
-  interval computed the same way from the per-deal win shares;
+  mean over the deal's seatings — with a 95% normal confidence interval over
+  deals;
+* the first agent's win rate over hands (a draw counts half; with more sides,
+  against the mean of the others), with a 95% interval computed the same way
+  from the per-deal win shares;
 * Elo ratings fitted by maximum likelihood to every hand result of the
   tournament (Bradley–Terry on the Elo scale, mean rating 1500), with
   bootstrap intervals over deals.
 
 Results go to JSON and CSV files and a plot; a tqdm bar shows progress.
-Rules with two sides only: two players, or two partnerships (classic canasta:
-the teams swap seats between the two hands of a deal, C2).
 """
 
 from __future__ import annotations
@@ -111,9 +116,9 @@ class PairResult:
     a: str
     b: str
     deals: int
-    diff: np.ndarray = field(repr=False)  # (deals,) mean over the two hands of a's score minus b's
-    wins: np.ndarray = field(repr=False)  # (deals,) a's share of the two hands won (draws half)
-    score_a: np.ndarray = field(repr=False)  # (deals, 2) a's scores (a on side 0, a on side 1)
+    diff: np.ndarray = field(repr=False)  # (deals,) mean over the deal's hands of a's score minus b's
+    wins: np.ndarray = field(repr=False)  # (deals,) a's share of the deal's hands won (draws half)
+    score_a: np.ndarray = field(repr=False)  # (deals, seatings) a's scores (:func:`seatings`' order)
     score_b: np.ndarray = field(repr=False)
     seconds: float = 0.0  # wall-clock time of the games
 
@@ -124,7 +129,7 @@ class PairResult:
             "a": self.a,
             "b": self.b,
             "deals": self.deals,
-            "hands": 2 * self.deals,
+            "hands": self.score_a.size,
             "mean_diff": m,
             "diff_ci95": [lo, hi],
             "win_rate": w,
@@ -133,6 +138,26 @@ class PairResult:
             "mean_score_b": float(self.score_b.mean()),
             "seconds": round(self.seconds, 1),
         }
+
+
+def seatings(sides: Sequence[int]) -> np.ndarray:
+    """(H, seats) the agent (0: a, 1: b) of every seat in each hand of a duplicate deal: a on
+    side 0 and b on side 1, then the sides swapped; with more than two sides, a alone on each
+    side in turn, then b alone on each."""
+    side = np.asarray(sides)
+    count = int(side.max()) + 1
+    if count < 2:
+        raise ValueError("a duplicate match needs two sides or more")
+    alone = np.array([side != k for k in range(count)], dtype=np.int64)  # a on side k, b elsewhere
+    return np.concatenate([alone, 1 - alone]) if count > 2 else alone
+
+
+def _side_scores(scores: np.ndarray, sides: np.ndarray, mine: np.ndarray) -> np.ndarray:
+    """(games,) the mean score of the sides whose seats ``mine`` (games, seats) marks (every
+    seat of a side scores its side's score)."""
+    firsts = np.unique(sides, return_index=True)[1]  # a seat of each side
+    marked = mine[:, firsts]
+    return (scores[:, firsts] * marked).sum(axis=1) / marked.sum(axis=1)
 
 
 def play_pair(
@@ -147,23 +172,21 @@ def play_pair(
     records: list[GameRecord] | None = None,
 ) -> PairResult:
     """Play ``deals`` duplicate deals of ``a`` against ``b`` (deal ``d`` uses
-    seed ``seed + d`` in both seatings). ``progress`` is a tqdm bar advanced by
-    finished games; finished games are appended to ``records`` if given."""
+    seed ``seed + d`` in every seating of :func:`seatings`). ``progress`` is a tqdm bar
+    advanced by finished games; finished games are appended to ``records`` if given."""
     sides = np.array(rules.sides())
-    if len(set(sides.tolist())) != 2:
-        raise ValueError("duplicate tournaments need two sides: two players, or two partnerships")
     _check_counts(deals, batch)
-    first = [int(np.flatnonzero(sides == side)[0]) for side in (0, 1)]  # a seat of each side
-    seating = np.stack([(sides != 0), (sides == 0)]).astype(np.int64)  # a on side 0, then on side 1
+    seating = seatings(sides)
+    hands = len(seating)
     name_a, name_b = names or (a.name, b.name)
     started = time.perf_counter()
     diff = np.zeros(deals)
     wins = np.zeros(deals)
-    score_a = np.zeros((deals, 2))
-    score_b = np.zeros((deals, 2))
+    score_a = np.zeros((deals, hands))
+    score_b = np.zeros((deals, hands))
     for start in range(0, deals, batch):
         d = np.arange(start, min(start + batch, deals))
-        seeds = np.repeat(seed + d, 2).astype(np.uint64)
+        seeds = np.repeat(seed + d, hands).astype(np.uint64)
         seats = np.tile(seating, (len(d), 1))
         done_before = [0]
 
@@ -173,16 +196,16 @@ def play_pair(
                 done_before[0] = finished
 
         res = play_batch(rules, [a, b], seats, seeds, record=records is not None, on_step=tick)
-        sc = res.scores.reshape(len(d), 2, rules.num_players)  # deal, seating, seat
-        sa = np.stack([sc[:, 0, first[0]], sc[:, 1, first[1]]], axis=1)
-        sb = np.stack([sc[:, 0, first[1]], sc[:, 1, first[0]]], axis=1)
+        scores = np.asarray(res.scores, dtype=np.float64)
+        sa = _side_scores(scores, sides, seats == 0).reshape(len(d), hands)
+        sb = _side_scores(scores, sides, seats == 1).reshape(len(d), hands)
         score_a[d] = sa
         score_b[d] = sb
         diff[d] = (sa - sb).mean(axis=1)
         wins[d] = hand_outcome(sa, sb).mean(axis=1)
         if records is not None:
             for k in range(len(seeds)):
-                players = [(name_a, name_b)[i] for i in seating[k % 2]]
+                players = [(name_a, name_b)[i] for i in seating[k % hands]]
                 records.append(
                     make_record(rules, res.actions[k], seed=int(seeds[k]), players=players,
                                 scores=res.scores[k].tolist())

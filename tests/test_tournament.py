@@ -24,6 +24,7 @@ from agents.tournament import (
     mean_ci,
     play_pair,
     round_robin,
+    seatings,
     write_outputs,
 )
 from kanaszta_env import Rules
@@ -89,6 +90,26 @@ def test_duplicate_deals_swap_seats_on_the_same_cards() -> None:
     res = play_pair(rules, GreedyBot(rules), GreedyBot(rules), deals=6, seed=40, batch=4)
     np.testing.assert_array_equal(res.diff, np.zeros(6))
     np.testing.assert_array_equal(res.score_a[:, 0], res.score_b[:, 1])
+
+
+def test_seatings_put_each_agent_alone_on_every_side_when_there_are_more_than_two() -> None:
+    """Two sides: a on side 0, then the sides swapped. Three players each for himself: each
+    agent alone on every seat in turn, the other agent on the rest."""
+    assert seatings([0, 1]).tolist() == [[0, 1], [1, 0]]
+    assert seatings([0, 1, 0, 1]).tolist() == [[0, 1, 0, 1], [1, 0, 1, 0]]
+    three = seatings([0, 1, 2])
+    assert three.tolist() == [[0, 1, 1], [1, 0, 1], [1, 1, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]]
+
+
+def test_heuristic_beats_random_at_a_three_player_table() -> None:
+    """Díszített with three players: the lone agent's score against the others' mean, in
+    every seating; the stronger bot's difference is positive, and the mirror pair's negative."""
+    rules = Rules(num_players=3)
+    res = play_pair(rules, make_agent("heuristic", rules), make_agent("random", rules), deals=8, seed=5)
+    assert res.summary()["hands"] == 48 and res.summary()["diff_ci95"][0] > 0
+    ab = play_pair(rules, make_agent("heuristic", rules), GreedyBot(rules), deals=4, seed=5)
+    ba = play_pair(rules, GreedyBot(rules), make_agent("heuristic", rules), deals=4, seed=5)
+    np.testing.assert_allclose(ba.diff, -ab.diff)  # deterministic bots: the same games, mirrored
 
 
 def test_round_robin_outputs(tmp_path) -> None:

@@ -47,8 +47,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "--hands",
         type=bounded_int(1, even=True),
         default=2000,
-        help="hands per pairing, a positive even number: HANDS/2 duplicate deals, each played twice "
-        "with the seats swapped (default: %(default)s)",
+        help="hands per pairing, a positive even number: duplicate deals, each played once per seating "
+        "(two with two sides: HANDS/2 deals; 2 x sides with more, e.g. three players each for "
+        "himself) (default: %(default)s)",
     )
     ev.add_argument(
         "--seed", type=non_negative_int, default=20_000_000, help="first deal (default: %(default)s)"

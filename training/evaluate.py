@@ -18,7 +18,7 @@ import numpy as np
 
 from agents.base import Agent
 from agents.registry import RLLIB_PREFIX
-from agents.tournament import format_table, play_pair, round_robin, write_outputs
+from agents.tournament import format_table, play_pair, round_robin, seatings, write_outputs
 from kanaszta_env import Rules
 from kanaszta_env.cli import UsageError
 
@@ -27,23 +27,23 @@ from .opponents import make_bot
 
 
 def duplicate_match(a: Agent, b: Agent, rules: Rules, hands: int, seed: int, batch: int = 1000) -> dict:
-    """``a`` against ``b`` over ``hands`` hands (``hands // 2`` deals, each with seats swapped;
-    ``hands`` must be a positive even number), played by the tournament harness
+    """``a`` against ``b`` over ``hands`` hands of duplicate deals (each deal played in every
+    seating of :func:`agents.tournament.seatings`: two with two sides; ``hands`` must be a
+    multiple of their number), played by the tournament harness
     (:func:`agents.tournament.play_pair`).
 
     Returns the mean hand-score difference of ``a`` with its 95 % interval (over
     deals), the win rate (draws count half, as in the harness) with its interval,
     and the strict shares of hands won, drawn and lost.
     """
-    if len(set(rules.sides())) != 2:
+    per_deal = len(seatings(rules.sides()))
+    if hands < per_deal or hands % per_deal:
         raise ValueError(
-            "duplicate matches are head-to-head: use rules with two sides (players or partnerships)"
+            f"hands must be a positive multiple of {per_deal} (the seatings of a duplicate deal), got {hands}"
         )
-    if hands < 2 or hands % 2:
-        raise ValueError(f"hands must be a positive even number (two per duplicate deal), got {hands}")
-    result = play_pair(rules, a, b, hands // 2, seed=seed, batch=batch)
+    result = play_pair(rules, a, b, hands // per_deal, seed=seed, batch=batch)
     summary = result.summary()
-    diffs = result.score_a - result.score_b  # (deals, 2) per hand
+    diffs = result.score_a - result.score_b  # (deals, seatings) per hand
     return {
         "agent": a.name,
         "bot": b.name,
@@ -179,7 +179,7 @@ def run_eval(args: argparse.Namespace) -> int:
             agent = load_policy(path, deterministic=not args.stochastic)
         agents[agent.name] = agent
     agents.update(players)
-    deals = args.hands // 2
+    deals = max(1, args.hands // len(seatings(rules.sides())))
     # one batch per pairing: a batch steps until its longest hand ends, so bigger is faster
     result = round_robin(
         rules, agents, deals=deals, seed=args.seed, batch=min(deals, args.batch), progress=True
