@@ -40,11 +40,13 @@ from __future__ import annotations
 import numpy as np
 
 from kanaszta_env import Rules
+from kanaszta_env.cards import NUM_TYPES
 from kanaszta_env.games.turkish.observation import HAND_SIZE_SCALE, SCORE_SCALE, STOCK_SIZE
+from kanaszta_env.variants.turkish import TURKISH
 
-COPIES = 2  # of every card type (T1.1)
-TYPES = 53
-PACKET = 11
+COPIES = TURKISH.type_copies[0]  # of every card type (T1.1)
+TYPES = NUM_TYPES
+PACKET = TURKISH.deal_others  # cards of a hand and of a Fi (T3.1)
 PHASE_CODES = (1, 2, 3, 5)  # draw, meld, discard, over (games/turkish/kernels/state.py)
 
 
