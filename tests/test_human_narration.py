@@ -126,6 +126,22 @@ def test_a_discard_that_goes_out_asks_for_confirmation() -> None:
     assert re.search(r"you: .*going out: 100", text)
 
 
+def test_the_score_sheet_names_only_the_last_hand_s_going_out() -> None:
+    """R16.2 in a game of several hands: a seat's going-out bonus of an earlier hand is not
+    scored on the sheet of a later hand that he did not end."""
+    from agents.games.diszitett.terminal import DiszitettWords
+
+    rules = Rules(num_players=2)
+    games = GameBatch(rules, 1)
+    games.reset(seed=1)
+    words = DiszitettWords(rules, ["you", "bot"], 0)
+    words.out_bonus = {0: ("going out from hand", 200)}
+    games.state.out_player[0] = -1  # the last hand ended without anyone going out
+    assert "going out" not in words.score_sheet(games)[0]
+    games.state.out_player[0] = 0
+    assert "going out from hand: 200" in words.score_sheet(games)[0]
+
+
 def test_other_players_turns_are_one_public_line_each() -> None:
     """Over a whole hand, the opponent's turns are single lines that never name a
     card drawn from the stock (unless it was a known bottom card), and every one

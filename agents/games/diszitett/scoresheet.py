@@ -12,26 +12,34 @@ from dataclasses import dataclass
 import numpy as np
 
 from kanaszta_env import GameBatch
-from kanaszta_env.cards import GROUP_NAMES, NUM_GROUPS, counts_to_cards
+from kanaszta_env.cards import GROUP_NAMES, GROUP_SLOTS, NUM_GROUPS, counts_to_cards
 from kanaszta_env.games.diszitett.compiled import (
     CANASTA_BASE,
     CANASTA_NAMES,
     HAND_PENALTY,
-    PICKUP_PILE,
     State,
     canasta_kind,
+    going_out_kind,
     group_card_value,
+    hand_base,
 )
 
+_NO_GROUPS = np.zeros((0, GROUP_SLOTS), dtype=np.int8)
 
-def going_out_bonus(before: State) -> int:
-    """The going-out bonuses (R16.1-R16.3) of the mover of ``before`` (a snapshot
-    of one game just before his last discard): 100, 200 from hand, 300 with
-    table clearing."""
-    mover = int(before.to_move[0])
-    from_hand = before.opened[0, mover] == 0
-    clearing = from_hand and before.pickup_kind[0] == PICKUP_PILE and before.pickup_size[0] >= 10
-    return 300 if clearing else 200 if from_hand else 100
+
+def _bonus(red: int = 0, twins: int = 0, aces: int = 0, out: tuple[bool, bool] | None = None) -> int:
+    """The R16.1 points of red threes, twins, separate heart aces or going out, by the
+    engine's own scoring (:func:`hand_base` without melds)."""
+    from_hand, clearing = out or (False, False)
+    return int(hand_base(_NO_GROUPS, red, twins, aces, out is not None, from_hand, clearing))
+
+
+def going_out_bonus(before: State) -> tuple[str, int]:
+    """The going-out bonus (R16.1-R16.3) of the mover of ``before`` (a snapshot of one
+    game just before his last discard), named: going out, from hand, with table clearing."""
+    from_hand, clearing = going_out_kind(before, 0, int(before.to_move[0]))
+    name = "with table clearing" if clearing else "from hand" if from_hand else ""
+    return f"going out {name}".strip(), _bonus(out=(bool(from_hand), bool(clearing)))
 
 
 @dataclass
@@ -51,30 +59,29 @@ class PlayerScore:
         return self.raw - self.recorded
 
 
-def score_items(games: GameBatch, out_bonus: dict[int, int]) -> list[PlayerScore]:
+def score_items(games: GameBatch, out_bonus: dict[int, tuple[str, int]]) -> list[PlayerScore]:
     """The R16 scoring of every player of game 0 at the end of the hand, item by
-    item; ``out_bonus`` maps the player who went out to his going-out bonuses
-    (100, 200 from hand, 300 with table clearing)."""
+    item; ``out_bonus`` maps the player who went out to his going-out bonus, named
+    (:func:`going_out_bonus`)."""
     s = games.state
     out = []
     for q in range(games.num_players):
         items: list[tuple[str, int]] = []
         red = int(s.red_threes[0, q].sum())
         if red:
-            items.append((f"red threes {red}", 800 if red == 4 else 100 * red))
+            items.append((f"red threes {red}", _bonus(red=red)))
         twins = int(s.twins[0, q])
         if twins:
-            items.append((f"twins {twins}", 100 * twins))
+            items.append((f"twins {twins}", _bonus(twins=twins)))
         for g in range(NUM_GROUPS):
             kind = canasta_kind(g, s.groups[0, q, g])
             if kind:
                 items.append((f"{CANASTA_NAMES[kind]} of {GROUP_NAMES[g]}", int(CANASTA_BASE[kind])))
         aces = int(s.sep_heart_aces[0, q])
         if aces:
-            items.append((f"separate heart aces {aces}", 500 * aces))
-        bonus = out_bonus.get(q, 0)
-        if bonus:
-            items.append((_OUT_NAMES[bonus], bonus))
+            items.append((f"separate heart aces {aces}", _bonus(aces=aces)))
+        if q in out_bonus:
+            items.append(out_bonus[q])
         items.append(
             ("melded cards", sum(int(group_card_value(g, s.groups[0, q, g])) for g in range(NUM_GROUPS)))
         )
@@ -85,11 +92,8 @@ def score_items(games: GameBatch, out_bonus: dict[int, int]) -> list[PlayerScore
     return out
 
 
-_OUT_NAMES = {100: "going out", 200: "going out from hand", 300: "going out with table clearing"}
-
-
 def score_breakdown(
-    games: GameBatch, names: Sequence[str], out_bonus: dict[int, int]
+    games: GameBatch, names: Sequence[str], out_bonus: dict[int, tuple[str, int]]
 ) -> tuple[str, list[int]]:
     """The R16 scoring of every player at the end of the hand as text, and the
     raw scores (see :func:`score_items`)."""

@@ -19,7 +19,7 @@ class DiszitettWords(TerminalWords):
     def __init__(self, rules, names, seat) -> None:
         super().__init__(rules, names, seat)
         self.narrator = Narrator(rules, names, viewer=seat)
-        self.out_bonus: dict[int, int] = {}  # seat -> going-out bonus (R16.2), for the score sheet
+        self.out_bonus: dict[int, tuple[str, int]] = {}  # seat -> named going-out bonus (R16.2)
 
     def rules_text(self) -> str:
         return rules_text(self.rules)
@@ -61,4 +61,5 @@ class DiszitettWords(TerminalWords):
         return end_text(before, snapshot(trial.state), action, self.names, self.rules)
 
     def score_sheet(self, games: GameBatch) -> tuple[str, list[int] | None]:
-        return score_breakdown(games, self.names, self.out_bonus)
+        out = int(games.state.out_player[0])  # of the last hand: an earlier hand's bonus is not its
+        return score_breakdown(games, self.names, {out: self.out_bonus[out]} if out in self.out_bonus else {})

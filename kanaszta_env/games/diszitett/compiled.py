@@ -20,6 +20,7 @@ from ...engine.states import copy_state, select
 from .kernels.census import card_census, conserved
 from .kernels.decode import decode_view
 from .kernels.game import apply_action, reset_game
+from .kernels.hands import going_out_kind
 from .kernels.legal import legal_row
 from .kernels.melds import (
     CANASTA_BASE,
@@ -129,6 +130,7 @@ __all__ = [
     "encode_view",
     "fill_view",
     "fill_views",
+    "going_out_kind",
     "group_card_value",
     "hand_base",
     "legal_row",

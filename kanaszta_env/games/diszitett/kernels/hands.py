@@ -76,6 +76,15 @@ def _start_hand(s, cfg, b: int) -> None:
 
 # --- the end of a hand --------------------------------------------------------
 @njit(cache=True)
+def going_out_kind(s, b: int, q: int) -> tuple[bool, bool]:
+    """R16.2-R16.3: whether seat ``q``, going out now, goes out from hand (not opened before)
+    and with table clearing (from hand, having taken a pile of at least the rule's size)."""
+    from_hand = s.opened[b, q] == 0
+    clearing = from_hand and s.pickup_kind[b] == PICKUP_PILE and s.pickup_size[b] >= TABLE_CLEARING_PILE
+    return from_hand, clearing
+
+
+@njit(cache=True)
 def _end_hand(s, cfg, b: int, reason: int, rewards) -> None:
     """Score every player (R16), tax (R17), and start the next hand or stop."""
     players = cfg[CFG_PLAYERS]
@@ -83,8 +92,8 @@ def _end_hand(s, cfg, b: int, reason: int, rewards) -> None:
     scores = np.zeros(players, dtype=np.int64)
     for q in range(players):
         went_out = q == out
-        from_hand = went_out and s.opened[b, q] == 0
-        clearing = from_hand and s.pickup_kind[b] == PICKUP_PILE and s.pickup_size[b] >= TABLE_CLEARING_PILE
+        from_hand, clearing = going_out_kind(s, b, q)
+        from_hand, clearing = went_out and from_hand, went_out and clearing
         red = s.red_threes[b, q, 0] + s.red_threes[b, q, 1]
         base = hand_base(
             s.groups[b, q], red, s.twins[b, q], s.sep_heart_aces[b, q], went_out, from_hand, clearing
