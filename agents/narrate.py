@@ -3,7 +3,7 @@
 :class:`TurnNarrator` compares the picture seen from the viewer's seat
 (:meth:`Game.table_picture`) before and after each action: another player's turn
 becomes one line (``Bea: drew a card · new meld of kings: KH KS 2C · discarded 9D``),
-the viewer's own actions a line each when they bring him cards (``you drew 7D``).
+the viewer's own actions a line each (``you drew 7D``, ``you: discarded 9C``).
 Only what the picture shows the viewer is used, so a hidden hand's cards, another
 player's drawn card included, are never named; a spectator (``viewer=None``) is
 told the public facts only.
@@ -120,7 +120,10 @@ class TurnNarrator:
             return [*lines, f"{self.names[mover]} played {action}; hand {after['hand_number']} is dealt"]
         if mover == self.viewer:
             phrases = self._own(before, after, mover)
-            return self.flush() + ([f"{self.names[mover]} {' · '.join(phrases)}"] if phrases else [])
+            if phrases:
+                return [*self.flush(), f"{self.names[mover]} {' · '.join(phrases)}"]
+            laid = self._table_phrases(before, after, mover) + self._discarded(before, after, mover)
+            return [*self.flush(), *([f"{self.names[mover]}: {' · '.join(laid)}"] if laid else [])]
         lines = self.flush() if mover != self._mover else []
         if self._start is None:
             self._start, self._mover = before, mover
@@ -175,6 +178,14 @@ class TurnNarrator:
             self._later.append(f"took {extra['label']} ({_plural(extra['count'], 'card')})")
         if action in self.action_words:
             self._later.append(self.action_words[action])
+
+    @staticmethod
+    def _discarded(before: Picture, after: Picture, p: int) -> list[str]:
+        """The card seat ``p`` discarded in one action, and his going out."""
+        if after["pile"]["size"] != before["pile"]["size"] + 1:
+            return []
+        out = after["over"] and after["players"][p]["hand_size"] == 0
+        return [f"discarded {after['pile']['top']}", *(["went out"] if out else [])]
 
     def _own(self, before: Picture, after: Picture, p: int) -> list[str]:
         """The viewer's own action: the cards it brought him, and the notes it changed."""

@@ -38,8 +38,38 @@ def _select(driver, element_id: str, value: str) -> None:
     Select(driver.find_element("id", element_id)).select_by_value(value)
 
 
+def _start(driver, url: str, tab: str, game: str, agents: list[str], seed: int) -> None:
+    """A new game of ``game`` on the ``tab`` ("play" or "watch") with these bots, dealt from ``seed``."""
+    driver.get(url)
+    wait_for(driver, lambda d: css(d, "#play-opponent-0 option"))
+    css(driver, f".tab[data-tab={tab}]")[0].click()
+    _select(driver, f"{tab}-game", game)
+    prefix = "play-opponent" if tab == "play" else "watch-agent"
+    wait_for(driver, lambda d: len(css(d, f"#{prefix}-{len(agents) - 1}")) == 1)
+    for i, name in enumerate(agents):
+        _select(driver, f"{prefix}-{i}", name)
+    driver.find_element("id", f"{tab}-seed").send_keys(str(seed))
+    click_and_wait(driver, driver.find_element("id", f"start-{tab}"), timeout=300)  # a first compile
+
+
+def _partnerships(driver, url: str, out: Path) -> list[Path]:
+    """Classic canasta played from seat 0 and Turkish kanasta watched with every hand open."""
+    _start(driver, url, "play", "pl", ["heuristic"] * 3, 4)
+    for _ in range(16):  # a few turns: the melds of both sides on the table
+        play_one_move(driver)
+    for button in css(driver, "#buttons button[data-action=draw]"):  # into the meld phase
+        click_and_wait(driver, button)
+    driver.save_screenshot(str(out / "serve-classic.png"))
+    _start(driver, url, "watch", "tr", ["heuristic"] * 4, 3)
+    for _ in range(48):
+        click_and_wait(driver, driver.find_element("id", "v-fwd-turn"), timeout=300)
+    driver.save_screenshot(str(out / "serve-turkish.png"))
+    return [out / "serve-classic.png", out / "serve-turkish.png"]
+
+
 def shoot(out: Path) -> list[Path]:
-    """Play, score and replay a hand in the browser; save three screenshots in ``out``."""
+    """Play, score and replay a hand in the browser, and show a table of each partnership
+    game; save five screenshots in ``out``."""
     out.mkdir(parents=True, exist_ok=True)
     written = []
     with tempfile.TemporaryDirectory() as tmp, headless_chromium(1400, 900) as driver:
@@ -74,6 +104,7 @@ def shoot(out: Path) -> list[Path]:
                 click_and_wait(driver, driver.find_element("id", "v-fwd-turn"))
             written.append(out / "serve-replay.png")
             driver.save_screenshot(str(written[-1]))
+            written += _partnerships(driver, url, out)
     return written
 
 

@@ -1,6 +1,7 @@
 """``kanaszta serve`` in a real browser (issue 17): headless system Chromium,
-driven by Selenium, plays a whole hand against RandomBot by clicking (a meld of
-three cards selected and laid in one gesture included) and steps through a
+driven by Selenium, plays a whole hand of Díszített kanaszta, of classic canasta
+with four players and of Turkish kanasta by clicking (melds of three cards
+selected and laid in one gesture included) to its scoring, and steps through a
 replay forward, back and from a seat.
 
 Chromium and chromedriver come from the system (Debian: ``chromium``,
@@ -10,7 +11,9 @@ Without them the tests are skipped, except in CI (``CI`` set), where they fail.
 
 from __future__ import annotations
 
+import json
 import os
+import urllib.request
 from pathlib import Path
 
 import numpy as np
@@ -22,6 +25,7 @@ pytest.importorskip("selenium", reason="the browser tests need selenium (the tes
 
 from selenium.webdriver.support.ui import Select
 
+from agents.records import GameRecord, final_scores, replay
 from agents.registry import make_agent
 from agents.watch import Show, watch
 from kanaszta_env import GameBatch, Rules
@@ -68,6 +72,23 @@ def _text(driver, element_id: str) -> str:
     return driver.find_element("id", element_id).text
 
 
+def _play_hand(driver, narrated: bool = False) -> list[str]:
+    """The person's moves, made by clicking until the hand's scoring shows, each checked;
+    with ``narrated``, the log tells each of his melds as it is laid."""
+    done: list[str] = []
+    while not driver.find_element("id", "hand-end").is_displayed():
+        melded = len(css(driver, "#mine .meld .card"))
+        done.append(play_one_move(driver, meld=done[-1:] != ["withdraw"]))
+        assert not driver.find_element("id", "error").is_displayed(), _text(driver, "error")
+        if done[-1] == "meld":  # three or more cards selected and laid by one click
+            assert len(css(driver, "#mine .meld .card")) >= melded + 3
+            told = any(line.text.startswith("you laid") for line in css(driver, "#log-lines li"))
+            assert told or not narrated
+        assert len(done) < 300
+    assert "meld" in done and "discard" in done and "draw" in done
+    return done
+
+
 def test_a_hand_against_random_bot_is_played_to_its_scoring_by_clicking(driver, served) -> None:
     url, _ = served
     driver.get(url)
@@ -77,16 +98,10 @@ def test_a_hand_against_random_bot_is_played_to_its_scoring_by_clicking(driver, 
     driver.find_element("id", "play-max-turns").clear()
     driver.find_element("id", "play-max-turns").send_keys("16")
     click_and_wait(driver, driver.find_element("id", "start-play"))
-    assert "your move" in _text(driver, "info")
-    done: list[str] = []
-    while not driver.find_element("id", "hand-end").is_displayed():
-        done.append(play_one_move(driver, meld="meld" not in done))
-        assert not driver.find_element("id", "error").is_displayed(), _text(driver, "error")
-        if done[-1] == "meld":  # three cards selected and laid by one click: three atomic actions
-            assert len(css(driver, "#mine .meld .card")) == 3
-            assert any(line.text.startswith("you laid") for line in css(driver, "#log-lines li"))
-        assert len(done) < 200
-    assert "meld" in done and "discard" in done and "draw" in done
+    assert "your move" in _text(driver, "info") and "phase cut" in _text(driver, "info")
+    board = _text(driver, "board").replace(_text(driver, "log"), "")
+    assert board.count("cut cards") == 1  # the cut cards are shown once
+    _play_hand(driver, narrated=True)
     title = _text(driver, "hand-end-title")
     assert title.startswith("Hand 1: turn limit reached") or "went out" in title
     rows = css(driver, "#hand-end-table tr")
@@ -109,21 +124,29 @@ def test_an_illegal_click_shows_the_engine_s_reason_and_changes_nothing(driver, 
     assert len(css(driver, "#mine .hand .card")) == cards
 
 
-@pytest.mark.parametrize(("game", "title"), [("pl", "Classic canasta"), ("tr", "Turkish kanasta")])
-def test_a_partnership_game_is_drawn_by_sides_and_played_by_clicking(driver, served, game, title) -> None:
+@pytest.mark.parametrize(
+    ("game", "seed", "partner", "title"),
+    [("pl", 12, "heuristic", "Classic canasta"), ("tr", 2, "random", "Turkish kanasta")],
+)
+def test_a_partnership_hand_is_drawn_by_sides_and_played_to_its_scoring_by_clicking(
+    driver, served, game, seed, partner, title
+) -> None:
     """Classic canasta with four players and Turkish kanasta: the person's side (his hand and
     his partner's, hidden) below, the other side above, Turkish kanasta's Fis as counts, the
-    header the game's rules; a few turns are played by clicking, a meld gesture included."""
+    header the game's rules; a whole hand is played by clicking, and its scoring names the
+    sides and shows the scores of the engine's replay of the hand's record."""
     url, _ = served
     warm = GameBatch(Rules(variant=game, num_players=4), 1)  # compiled here, not within a click's wait
     warm.reset(seed=0)
-    warm.step(np.flatnonzero(warm.legal_mask()[0])[:1])
+    while not warm.done[0]:  # to the hand's end: its scoring compiled too
+        warm.step(np.flatnonzero(warm.legal_mask()[0])[:1])
     driver.get(url)
     wait(driver, lambda d: css(d, "#play-opponent-0 option"))
     Select(driver.find_element("id", "play-game")).select_by_value(game)
     wait(driver, lambda d: len(css(d, "#play-opponents select")) == 3)
     assert "(partner)" in _text(driver, "play-opponents")
-    driver.find_element("id", "play-seed").send_keys("4")
+    Select(driver.find_element("id", "play-opponent-1")).select_by_value(partner)  # seat 2
+    driver.find_element("id", "play-seed").send_keys(str(seed))
     click_and_wait(driver, driver.find_element("id", "start-play"))
     assert _text(driver, "rules-line").startswith(title)
     assert len(css(driver, "#mine .side")) == 1 and len(css(driver, "#mine .side .seat")) == 2
@@ -132,11 +155,18 @@ def test_a_partnership_game_is_drawn_by_sides_and_played_by_clicking(driver, ser
     if game == "tr":
         assert [e.get_attribute("data-extra") for e in css(driver, "#extras .extra")] == ["Fi 1", "Fi 2"]
         assert "11 cards" in _text(driver, "extras")
-    done: list[str] = []
-    while len(done) < 12 and not driver.find_element("id", "hand-end").is_displayed():
-        done.append(play_one_move(driver, meld="meld" not in done))
-        assert not driver.find_element("id", "error").is_displayed(), _text(driver, "error")
-    assert "draw" in done and "discard" in done
+    _play_hand(driver)
+    title = _text(driver, "hand-end-title")
+    assert title.startswith("Hand 1: ") and ("stock exhausted" in title or "went out" in title)
+    players = css(driver, "#hand-end-table tr")[1:]  # below the header: a row per seat
+    rows = [[td.text for td in tr.find_elements("tag name", "td")] for tr in players]
+    assert [row[1] for row in rows] == ["side 0", "side 1", "side 0", "side 1"]
+    session = driver.execute_script("return ui.session")
+    with urllib.request.urlopen(f"{url}/api/play/{session}/record") as answer:
+        record = GameRecord.from_dict(json.load(answer))
+    scores = final_scores(replay(record))  # the clicked hand replayed by the engine
+    assert [int(row[-2]) for row in rows] == scores and scores[0] == scores[2] and scores[1] == scores[3]
+    driver.find_element("id", "close-hand-end").click()
     css(driver, ".tab[data-tab=watch]")[0].click()
     assert _text(driver, "rules-line") == ""  # no game on the board: no rules of the last one
 

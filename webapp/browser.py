@@ -104,13 +104,15 @@ def css(driver: Any, selector: str) -> list[Any]:
 
 def play_one_move(driver: Any, meld: bool = False) -> str:
     """Make one move of the person's turn by clicking, as a cautious player
-    would: keep cut cards, draw, and discard the last discardable card; with
-    ``meld``, first lay three or more naturals of one rank in one gesture
-    (then withdraw them if they do not make the opening). Returns what it did."""
+    would: keep cut cards, draw, say yes to a partner's "may I go out?", and
+    discard the last discardable card; with ``meld``, first lay three or more
+    naturals of one rank in one gesture, and withdraw the turn's melds if they
+    do not make the opening (the next call must then be without ``meld``, or it
+    would lay them again). Returns what it did."""
     if css(driver, "#mine .hand .card.selected"):
         click_and_wait(driver, driver.find_element("id", "clear-selection"))
     buttons = {b.get_attribute("data-action"): b for b in css(driver, "#buttons button")}
-    for name in ("keep", "draw"):
+    for name in ("keep", "draw", "yes"):
         if name in buttons:
             click_and_wait(driver, buttons[name])
             return name
@@ -124,20 +126,23 @@ def play_one_move(driver: Any, meld: bool = False) -> str:
         click_and_wait(driver, cards[-1])
         click_and_wait(driver, driver.find_element("id", "discard"))
         return "discard"
-    moves = css(driver, "#all-moves-list button")
+    move = css(driver, "#all-moves-list button")[0]
+    name = move.get_attribute("data-action")  # read before the click redraws the list
     driver.execute_script("document.getElementById('all-moves').open = true")
-    click_and_wait(driver, moves[0])
-    return moves[0].get_attribute("data-action")
+    click_and_wait(driver, move)
+    return name
 
 
 def _meld_triple(driver: Any) -> bool:
-    """Select three or more meldable naturals of one rank and click "Meld selected"."""
+    """Select three or more meldable naturals of one rank and click "Meld selected",
+    keeping two cards in the hand (no going out, which a game may forbid)."""
     by_rank: dict[str, list[Any]] = {}
+    hand = css(driver, "#mine .hand .card[data-card]")
     for card in css(driver, "#mine .hand .card.playable"):
         name = card.get_attribute("data-card")
         if name not in ("2S", "2H", "2D", "2C", "JK") and not name.startswith("3"):
             by_rank.setdefault(name[:-1], []).append(card)
-    triple = next((cards for cards in by_rank.values() if len(cards) >= 3), None)
+    triple = next((cards for cards in by_rank.values() if 3 <= len(cards) <= len(hand) - 2), None)
     if triple is None:
         return False
     for index in [c.get_attribute("data-index") for c in triple]:

@@ -346,8 +346,6 @@ function renderCenter(state) {
   if (table.pile.frozen) pile.push(el("span", { class: "frozen", text: "frozen" }));
   $("pile").replaceChildren(...pile);
   $("extras").replaceChildren(...table.extras.map(extraEl));
-  const cut = table.cut ? [el("span", { class: "label", text: "cut cards:" }), ...table.cut.map((c) => el("div", { class: "pile-box" }, [cardEl(c.card, "small"), el("span", { text: c.decision || "?" })]))] : [];
-  $("cut").replaceChildren(...cut);
   const notes = [...table.notes, ...(state.prompt || [])];
   $("status").replaceChildren(...notes.map((line) => el("div", { text: line })));
 }
@@ -447,12 +445,14 @@ function renderHandEnd(state) {
   box.hidden = false;
   $("hand-end-title").textContent = `Hand ${end.hand}: ${end.reason}${end.went_out ? ` (${end.went_out})` : ""}` + (end.game_over ? " — the game is over" : "");
   const raws = end.players.some((p) => p.raw !== null);
-  const heads = ["player", ...(raws ? ["sum", "tax"] : []), "recorded", "total"];
+  const sides = end.table.sides.some((s) => s.seats.length > 1);  // partnerships: whose side scores
+  const heads = ["player", ...(sides ? ["side"] : []), ...(raws ? ["sum", "tax"] : []), "recorded", "total"];
   const rows = [el("tr", {}, heads.map((h) => el("th", { text: h })))];
-  for (const p of end.players) {
+  end.players.forEach((p, q) => {
+    const side = sides ? [el("td", { text: `side ${end.table.players[q].side}` })] : [];
     const sums = raws ? [el("td", { class: "num", text: String(p.raw) }), el("td", { class: "num", text: p.raw - p.recorded ? `-${p.raw - p.recorded}` : "0" })] : [];
-    rows.push(el("tr", {}, [el("td", { text: p.name }), ...sums, el("td", { class: "num", text: String(p.recorded) }), el("td", { class: "num", text: String(p.total) })]));
-  }
+    rows.push(el("tr", {}, [el("td", { text: p.name }), ...side, ...sums, el("td", { class: "num", text: String(p.recorded) }), el("td", { class: "num", text: String(p.total) })]));
+  });
   $("hand-end-table").replaceChildren(...rows);
   $("hand-end-sheet").textContent = end.sheet;
   $("hand-end-hands").replaceChildren(...end.players.map((p) => el("div", { class: "row" }, [el("span", { class: "label", text: `${p.name} kept` }), el("div", { class: "cards" }, p.hand.map((c) => cardEl(c, "small")))])));
