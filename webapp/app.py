@@ -16,15 +16,18 @@ Routes (every body and answer is JSON; an error is ``{"error": "…"}`` with a
     POST /api/view/{id}/step        {"count": ±n, "unit": "action"|"turn"} or {"goto": k}
 
 Bodies are read up to a bound (:data:`MAX_BODY`, records :data:`MAX_RECORD_BODY`)
-and refused with 413 beyond it; a body nested deeper than JSON's parser goes is
-refused with 400. A new game when the server holds its most games, all in progress,
-is refused with 503 (:class:`~webapp.sessions.StoreFull`). A path under ``/api``
-that does not exist, or a method it does not take, is answered 404 or 405 with a
-JSON error too. Game work runs in worker threads, each game under its session's lock.
+and refused with 413 beyond it; a body nested deeper than JSON's parser goes, or one
+the client stopped sending (it went away), is refused with 400. A new game when the
+server holds its most games, all in progress, is refused with 503
+(:class:`~webapp.sessions.StoreFull`). A path under ``/api`` that does not exist, or a
+method it does not take, is answered 404 or 405 with a JSON error too, and a request
+still running when a shutdown's grace period ends with 503. Game work runs in worker
+threads, each game under its session's lock.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -33,7 +36,7 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
@@ -54,6 +57,7 @@ SECURITY_HEADERS = [
     (b"referrer-policy", b"no-referrer"),
     (b"cache-control", b"no-store"),
 ]
+SHUTTING_DOWN = "the server is shutting down; the request was not completed"
 
 
 async def read_json(request: Request, limit: int) -> dict[str, Any]:
@@ -62,11 +66,14 @@ async def read_json(request: Request, limit: int) -> dict[str, Any]:
     if declared is not None and (not declared.isdigit() or len(declared) > 12 or int(declared) > limit):
         raise ApiError(413, f"the request body is larger than {limit} bytes")
     chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise ApiError(413, f"the request body is larger than {limit} bytes")
-        chunks.append(chunk)
+    try:
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > limit:
+                raise ApiError(413, f"the request body is larger than {limit} bytes")
+            chunks.append(chunk)
+    except ClientDisconnect:  # nobody reads the answer; it keeps the server's log quiet
+        raise ApiError(400, "the client went away before sending the whole body") from None
     try:
         doc = json.loads(b"".join(chunks) or b"{}")
     except (ValueError, UnicodeDecodeError):
@@ -116,19 +123,29 @@ async def _http_error(request: Request, error: Exception) -> Response:
 
 
 def _with_headers(app: Any) -> Any:
-    """ASGI middleware adding :data:`SECURITY_HEADERS` to every answer."""
+    """ASGI middleware adding :data:`SECURITY_HEADERS` to every answer, and answering
+    503 with a JSON sentence a request cancelled before its answer began: uvicorn
+    cancels the requests still running when a shutdown's grace period ends."""
 
     async def wrapped(scope: dict, receive: Callable, send: Callable) -> None:
         if scope["type"] != "http":
             await app(scope, receive, send)
             return
+        started = False
 
         async def send_with_headers(message: dict) -> None:
+            nonlocal started
             if message["type"] == "http.response.start":
+                started = True
                 message = {**message, "headers": [*message.get("headers", []), *SECURITY_HEADERS]}
             await send(message)
 
-        await app(scope, receive, send_with_headers)
+        try:
+            await app(scope, receive, send_with_headers)
+        except asyncio.CancelledError:  # not raised on: uvicorn would log it and answer a text 500
+            if not started:
+                answer = JSONResponse({"error": SHUTTING_DOWN}, 503, headers={"connection": "close"})
+                await answer(scope, receive, send_with_headers)
 
     return wrapped
 

@@ -4,10 +4,12 @@
     kanaszta serve --port 8080 --runs-dir runs --records-dir results
 
 The server binds 127.0.0.1 unless ``--host`` says otherwise; ``--port 0``
-takes a free port. The listening socket has TCP_NODELAY set, which the connections
-it accepts inherit: an answer is sent at once, not held back for a delayed
-acknowledgement (:func:`listening_socket`). Checkpoints are offered (and loaded) only from
-``--runs-dir``, record files only from ``--records-dir``.
+takes a free port. The address is printed once the server accepts connections
+(:func:`make_server`), so it can be opened at once. The listening socket has
+TCP_NODELAY set, which the connections it accepts inherit: an answer is sent at
+once, not held back for a delayed acknowledgement (:func:`listening_socket`).
+Checkpoints are offered (and loaded) only from ``--runs-dir``, record files only
+from ``--records-dir``.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import argparse
 import socket
 import sys
 from pathlib import Path
+from typing import Any
 
 from kanaszta_env.cli import UsageError, bounded_int, non_negative_int, positive_int
 
@@ -57,10 +60,28 @@ def listening_socket(host: str, port: int) -> socket.socket:
     return sock
 
 
+def make_server(app: Any, url: str) -> Any:
+    """The uvicorn server of ``app`` as ``kanaszta serve`` runs it. It prints ``url``
+    once it is listening (uvicorn's startup complete: printed earlier, the address could
+    refuse a connection); a shutdown waits 2 s for the requests still running, which
+    are then answered 503 (:func:`webapp.app.create_app`)."""
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        address = url
+
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            await super().startup(sockets)
+            if self.started:
+                print(f"kanaszta serve: open {self.address} (Ctrl-C stops)", flush=True)
+
+    return Server(uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2))
+
+
 def run(args: argparse.Namespace) -> int:
     """Serve until interrupted."""
     try:
-        import uvicorn
+        import uvicorn  # noqa: F401  (make_server's)
 
         from .app import create_app
     except ImportError as error:
@@ -72,9 +93,7 @@ def run(args: argparse.Namespace) -> int:
     sock = listening_socket(args.host, args.port)
     port = sock.getsockname()[1]
     shown = f"[{args.host}]" if sock.family == socket.AF_INET6 else args.host
-    print(f"kanaszta serve: open http://{shown}:{port}/ (Ctrl-C stops)", flush=True)
     if args.host not in ("127.0.0.1", "localhost", "::1"):
         print(f"warning: bound to {args.host}: other machines can reach this server", file=sys.stderr)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2))
-    server.run(sockets=[sock])
+    make_server(app, f"http://{shown}:{port}/").run(sockets=[sock])
     return 0

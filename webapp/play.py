@@ -13,7 +13,9 @@ the first one that is not and why (the game's words, :meth:`TerminalWords.why_il
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
@@ -28,6 +30,13 @@ from .table import legal_json, table_json
 
 #: most actions in one request (a turn with every card melded one by one stays well below)
 MAX_ACTIONS = 64
+
+
+@lru_cache(maxsize=16)
+def action_lookup(names: tuple[str, ...]) -> Mapping[str, int]:
+    """Action ids by name in any case, shared by every game with these actions (a
+    dict of Turkish kanasta's thousands of names is about 160 KiB)."""
+    return MappingProxyType({n.lower(): a for a, n in enumerate(names)})
 
 
 class ActionError(ValueError):
@@ -57,7 +66,7 @@ class PlaySession:
         self.lock = threading.Lock()
         games = GameBatch(rules, 1)
         games.reset(seed=seed)
-        self.lookup = {n.lower(): a for a, n in enumerate(games.action_names)}  # names in any case
+        self.lookup = action_lookup(tuple(games.action_names))
         self.progress = Progress(games, self.names, viewer=seat)
         self.hand_end: dict[str, Any] | None = None  # the scoring shown until "next hand"
         self.advance()

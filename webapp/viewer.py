@@ -16,7 +16,7 @@ hand open; the narration is always the spectator's (public information).
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -26,7 +26,7 @@ from agents.base import Agent
 from agents.records import GameRecord, make_record, rules_from_dict, start_game
 from kanaszta_env import GameBatch
 
-from .play import ActionError, rules_json
+from .play import ActionError, action_lookup, rules_json
 from .progress import Progress, copy_state
 from .table import table_json
 
@@ -45,7 +45,7 @@ class ViewerSession:
             if not isinstance(record.actions, list) or len(record.actions) > MAX_RECORD_ACTIONS:
                 raise ValueError(f"the actions must be a list of at most {MAX_RECORD_ACTIONS} names")
             self.action_names = self.start.action_names
-            lookup = {n.lower(): a for a, n in enumerate(self.action_names)}  # any case, as records.py
+            lookup = action_lookup(tuple(self.action_names))  # any case, as records.py
             self.actions = [_action_id(lookup, k, name) for k, name in enumerate(record.actions)]
         except (TypeError, ValueError, KeyError) as error:
             raise ActionError(f"not a valid game record: {error}") from None
@@ -166,7 +166,7 @@ class ViewerSession:
         return make_record(self.rules, self.actions, seed=self.record.seed, players=self.names)
 
 
-def _action_id(lookup: dict[str, int], k: int, name: object) -> int:
+def _action_id(lookup: Mapping[str, int], k: int, name: object) -> int:
     """The id of action ``k`` of a record, named in its game's names; ``ValueError`` if none."""
     if isinstance(name, str) and name.lower() in lookup:
         return lookup[name.lower()]

@@ -74,8 +74,9 @@ class CompiledBot(Agent):
         mask = np.ascontiguousarray(mask, dtype=np.bool_)
         if views is None:
             n = len(obs)
-            if self._decoded is None or self._decoded.info.shape[0] < n:
-                self._decoded = new_views(max(n, 64), self.rules.num_players)
+            rows = 0 if self._decoded is None else self._decoded.info.shape[0]
+            if rows < n:  # grown to the batches asked (a game of the web app asks one row)
+                self._decoded = new_views(max(n, 2 * rows), self.rules.num_players)
             try:
                 views = decode(obs, self.rules, self._decoded.rows(slice(0, n)))
             except ValueError as error:
