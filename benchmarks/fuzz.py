@@ -8,15 +8,15 @@ set's ``consistent``: every meld legal, partners' scores equal, ...). The same
 compiled loop steps every game through its rule set's entry points
 (``kanaszta_env.core.ruleset``).
 
-Uniformly random play seldom empties a hand in games whose melds need planning
-(Turkish kanasta), so half the games can be played by a coverage player
-(``--meld-bias``, see ``fuzz_players.py``) where a game has one. To show what the
-fuzzing reached, the end reasons of the hands are printed, and the counts of the
-game's events where it counts them (``kernels/events.py``: going out by discard and
-by melding, the partner's answers, the Fis taken both ways, forced openings made
-and missed, ...). Run
-with ``NUMBA_BOUNDSCHECK=1`` (and an empty cache) to also catch out-of-bounds
-accesses.
+Uniformly random play seldom goes out in games whose melds need planning, nor runs
+the stock out, so the lanes of the batch take turns between random play and each style
+of the game's coverage player (``fuzz_players.py``: a melder that goes out, a hoarder
+that runs the stock out, ...; it decides ``--meld-bias`` of its lanes' decisions). To
+show what the fuzzing reached, the end reasons of the hands are printed, and the counts
+of the game's events where it counts them (``kernels/events.py``: going out by discard
+and by melding, the partner's answers, the Fis taken both ways, forced openings made
+and missed, ...). Run with ``NUMBA_BOUNDSCHECK=1`` (and an empty cache) to also catch
+out-of-bounds accesses.
 
     python benchmarks/fuzz.py --decisions 1000000            # every preset and player count
     python benchmarks/fuzz.py --variant tr --decisions 10000000
@@ -43,14 +43,15 @@ from kanaszta_env.games import all_games
 TURN_BOUND_PER_CARD = 2
 FAILURES = ("conservation errors", "dead ends", "over-long turns", "inconsistent tables")
 _MADE: dict[tuple[str, object], object] = {}
-#: turn limits fuzzed (0: the rules' own): a short one ends hands by the limit, a long one lets
-#: every game run its stock out (random Díszített play reaches 200 turns first)
-TURN_LIMITS = (30, 0, 2000)
+#: turn limits fuzzed (0: the rules' own) and their shares of the decisions: a short one ends
+#: hands by the limit, the longer ones let the hands go out or run the stock out
+TURN_LIMITS = ((20, 1), (0, 2), (2000, 2))
 
 
 def make_fuzz(ruleset, player, events):
-    """The compiled fuzz loop over ``ruleset``'s entry points; ``player(s, cfg, b, row, u)``
-    picks a legal action when a game's bias says so (see :mod:`fuzz_players`); ``events``
+    """The compiled fuzz loop over ``ruleset``'s entry points; ``player(s, cfg, b, row, u,
+    style)`` picks a legal action in the lanes of a style when their bias says so (see
+    :mod:`fuzz_players`); ``events``
     (the game's ``kernels/events.py``, or :data:`NO_EVENTS`) counts what the actions did."""
     key = (ruleset.__name__, player)
     if key in _MADE:
@@ -61,7 +62,7 @@ def make_fuzz(ruleset, player, events):
     over, num_actions = ruleset.PHASE_OVER, ruleset.NUM_ACTIONS
 
     @njit
-    def fuzz(s, cfg, rng, seeds, bias, turn_bound, sweeps, failures, ends, counts, stats):
+    def fuzz(s, cfg, rng, seeds, bias, style, turn_bound, sweeps, failures, ends, counts, stats):
         """failures: FAILURES; ends: hands by end reason; counts: the game's events;
         stats: [decisions, longest turn]."""
         B = s.phase.shape[0]
@@ -84,7 +85,7 @@ def make_fuzz(ruleset, player, events):
                 u = float(rng[b] >> np.uint64(11)) / 2.0**53
                 rng[b] = rng[b] * np.uint64(6364136223846793005) + np.uint64(1442695040888963407)
                 if float(rng[b] >> np.uint64(11)) / 2.0**53 < bias[b]:
-                    a = player(s, cfg, b, row, u)
+                    a = player(s, cfg, b, row, u, style[b])
                 else:
                     k = int(u * n)
                     a = 0
@@ -131,18 +132,19 @@ def tables(variants: list[str] | None, players: list[int] | None) -> list[Rules]
 def fuzz_rules(rules: Rules, decisions: int, batch: int, meld_bias: float, chunks: int = 20) -> dict:
     """Fuzz ``rules`` for at least ``decisions`` decisions; returns the counts."""
     kernels = kernels_for(rules.spec)
-    player = coverage_player(rules, kernels)
+    player, lanes = coverage_player(rules, kernels) or (_never, (0,))
     try:
         events = kernels.game_module("events")
     except ModuleNotFoundError:
         events = NO_EVENTS
-    fuzz = make_fuzz(kernels.ruleset, _never if player is None else player, events)
+    fuzz = make_fuzz(kernels.ruleset, player, events)
     games = GameBatch(rules, batch_size=batch)
     seed = 1000 * rules.num_players + len(rules.variant)
     games.reset(seed=seed)
     seeds = np.arange(batch, dtype=np.uint64) + np.uint64(seed)
     rng = np.arange(batch, dtype=np.uint64) * np.uint64(2654435761) + np.uint64(99)
-    bias = np.where(np.arange(batch) % 2 == 0, meld_bias if player is not None else 0.0, 0.0)
+    style = np.resize(np.array(lanes, dtype=np.int64), batch)  # 0: random play
+    bias = np.where(style > 0, meld_bias, 0.0)
     failures = np.zeros(len(FAILURES), dtype=np.int64)
     ends = np.zeros(len(END_NAMES), dtype=np.int64)
     counts = np.zeros(max(len(events.EVENT_NAMES), 1), dtype=np.int64)
@@ -154,25 +156,28 @@ def fuzz_rules(rules: Rules, decisions: int, batch: int, meld_bias: float, chunk
     for _ in tqdm(
         range(chunks), desc=f"fuzz {rules.variant} {rules.num_players}p", unit="chunk", leave=False
     ):
-        fuzz(games.state, cfg, rng, seeds, bias, turn_bound, sweeps, failures, ends, counts, stats)
+        fuzz(games.state, cfg, rng, seeds, bias, style, turn_bound, sweeps, failures, ends, counts, stats)
     return {"failures": failures, "ends": ends, "decisions": int(stats[0]), "longest": int(stats[1]),
             "seconds": time.perf_counter() - t0, "bound": turn_bound,
             "events": dict(zip(events.EVENT_NAMES, counts.tolist(), strict=False))}  # fmt: skip
 
 
 def fuzz_table(rules: Rules, decisions: int, batch: int, meld_bias: float) -> dict:
-    """:func:`fuzz_rules` at each turn limit of :data:`TURN_LIMITS` (the rules' own for the
-    middle one), a third of the decisions each; the counts summed."""
-    share = -(-decisions // len(TURN_LIMITS))
-    limited = [dataclasses.replace(rules, max_turns=limit or rules.max_turns) for limit in TURN_LIMITS]
-    parts = [fuzz_rules(r, share, batch, meld_bias) for r in limited]
+    """:func:`fuzz_rules` at each turn limit of :data:`TURN_LIMITS` (0: the rules' own), for
+    its share of the decisions; the counts summed."""
+    shares = sum(share for _, share in TURN_LIMITS)
+    parts = [
+        fuzz_rules(dataclasses.replace(rules, max_turns=limit or rules.max_turns),
+                   -(-decisions * share // shares), batch, meld_bias)
+        for limit, share in TURN_LIMITS
+    ]  # fmt: skip
     total = {key: sum(p[key] for p in parts) for key in ("failures", "ends", "decisions", "seconds")}
     total["events"] = {name: sum(p["events"][name] for p in parts) for name in parts[0]["events"]}
     return {**total, "longest": max(p["longest"] for p in parts), "bound": parts[0]["bound"]}
 
 
 @njit
-def _never(s, cfg, b, row, u):  # the player of a game without a coverage player (never asked)
+def _never(s, cfg, b, row, u, style):  # the player of a game without a coverage player (never asked)
     return 0
 
 
@@ -202,7 +207,9 @@ def main() -> None:
     )
     parser.add_argument("--players", type=int, action="append", help="a player count (repeatable)")
     parser.add_argument("--batch", type=int, default=256)
-    parser.add_argument("--meld-bias", type=float, default=0.9, help="how often the melding player decides")
+    parser.add_argument(
+        "--meld-bias", type=float, default=0.9, help="how often a coverage player decides in its lanes"
+    )
     args = parser.parse_args()
     failed = 0
     for rules in tables(args.variant, args.players):

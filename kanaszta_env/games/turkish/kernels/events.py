@@ -36,19 +36,17 @@ def _counts(s, b: int) -> tuple[int, int, int, int]:
 
 
 @njit(cache=True)
-def mark(s, b: int) -> int:
-    """The counts of :func:`_counts` packed into one number, taken before an action."""
-    fis, owed, made, canastas = _counts(s, b)
-    return fis + 3 * owed + 9 * made + 27 * canastas
+def mark(s, b: int) -> tuple[int, int, int, int]:
+    """The counts of :func:`_counts`, taken before an action for :func:`note`."""
+    return _counts(s, b)
 
 
 @njit(cache=True)
-def note(s, cfg, b: int, a: int, before: int, counts) -> None:
+def note(s, cfg, b: int, a: int, before: tuple[int, int, int, int], counts) -> None:
     """Count the events of action ``a`` just applied to game ``b`` (``before``: its
     :func:`mark`) into ``counts``. A new hand's deal resets the counts: nothing is counted then."""
     fis, owed, made, canastas = _counts(s, b)
-    fis0, owed0 = before % 3, before // 3 % 3
-    made0, canastas0 = before // 9 % 3, before // 27
+    fis0, owed0, made0, canastas0 = before
     if fis > fis0:
         counts[1 if a >= A.DISCARD0 else 0] += fis - fis0
     if owed > owed0:
