@@ -3,21 +3,27 @@
 Both read only the observation (:func:`kanaszta_env.observation.split`,
 :mod:`kanaszta_env.games.turkish.observation`) and the legal mask, and plan each decision
 afresh from what they see: the hand, and their pair's melds with the ones being
-built this turn.
+built this turn. Both play to empty the hand, which takes a Fi (T11) and, once both
+Fis are gone and the pair has a canasta, goes out (T13).
 
-* Melds being built this turn are finished first, naturals before wilds.
-* A player who has opened lays off every natural that keeps a meld legal, and
-  starts every set or run of three naturals his hand holds.
+* Melds being built this turn are finished first, following the set or run of the
+  hand they were started from (:func:`hand_melds`).
+* A player who has opened lays off every natural that keeps a meld legal (his own or
+  his partner's), starts every set or run of three naturals his hand holds, and, with
+  few cards left, melds a pair with a wild (T5.2).
 * A player who has not opened starts melds only when the wild-free sets and runs
   in his hand meet his requirement (T9.1: 45 with a run, 90 from a pair total of
-  900), or when his pair owes a canasta opening and his hand holds seven of a kind.
-* :class:`TurkishGreedyBot` takes the pile whenever it holds two cards or more, lays every wild it can
-  and discards its most expensive loose card.
-* :class:`TurkishHeuristicBot` takes the pile when a pile card fits its melds or
-  hand, or when the pile is big; keeps wilds to complete canastas (or when few
-  cards are left); lays off on his partner's melds without opening (becoming a
-  layer-off, T10.2) only with few cards left and no opening in sight; discards
-  the card least likely to join a meld, and the more expensive of two such cards.
+  900), or when his pair owes a canasta opening and his hand holds seven of a kind
+  or six and a wild (T12.2).
+* Both take the pile whenever it holds two cards or more.
+* :class:`TurkishGreedyBot` lays every wild it can and discards its most expensive
+  loose card.
+* :class:`TurkishHeuristicBot` keeps wilds to complete canastas or for pairs (with
+  four cards or fewer, or two wilds in hand); lays off on his partner's melds without
+  opening (becoming a layer-off, T10.2) only with few cards left and no opening in
+  sight; discards the card least likely to join a meld, the more expensive of two
+  such cards, and avoids one that fits the opponents' melds or makes a set with the
+  cards the next player is known to hold (he would take the pile).
 """
 
 from __future__ import annotations
@@ -46,6 +52,7 @@ from ...base import Agent
 _VALUE = np.array(TURKISH.card_value, dtype=np.float64)
 _RANK_TWO = 1
 _IS_WILD = np.array([t == JOKER or t // 4 == _RANK_TWO for t in range(NUM_TYPES)])
+_NATURALS_FIRST = [t for t in range(NUM_TYPES) if not _IS_WILD[t]] + list(np.flatnonzero(_IS_WILD))
 _NEW_ACTION = {t: NEW0 + i for i, t in enumerate(NEW_TYPES)}
 _CANASTA = 7
 
@@ -87,12 +94,16 @@ def hand_melds(hand: np.ndarray) -> list[list[int]]:
 class TurkishBot(Agent):
     """Common part of the Turkish bots: the pieces of a batch and the per-row plan."""
 
-    #: take the pile whenever it holds two cards or more
-    always_pile = True
     #: lay a wild only to complete a canasta or with few cards left
     save_wilds = False
     #: become a layer-off when stuck with this many cards or fewer (0: never)
     layoff_at = 0
+    #: spend wilds freely with this many cards or fewer in hand
+    wilds_at = 3
+    #: meld a pair with a wild when holding this many wilds (with few cards: one)
+    spare_wilds = 99
+    #: avoid discards that fit the opponents' melds or known cards
+    safe_discards = False
 
     def __init__(self, rules: Rules | None = None) -> None:
         if rules is not None:
@@ -118,7 +129,10 @@ class TurkishBot(Agent):
     def _choose(self, p: dict[str, np.ndarray], i: int, legal: np.ndarray) -> int:
         phase = int(np.argmax(p["phase"][i]))
         if phase == 0:
-            return TAKE_PILE if legal[TAKE_PILE] and (self._want_pile(p, i) or not legal[DRAW]) else DRAW
+            # the whole pile once it holds two cards or more: more cards, more melds, and the
+            # stock lasts longer (a player who empties his hand takes a Fi)
+            pile = p["pile_contents"][i].sum() * 2
+            return TAKE_PILE if legal[TAKE_PILE] and (pile >= 1.5 or not legal[DRAW]) else DRAW
         hand = np.rint(p["hand"][i] * 2).astype(np.int64)
         if phase == 1:
             action = self._meld_action(p, i, hand, legal)
@@ -144,10 +158,12 @@ class TurkishBot(Agent):
         new_this_turn = any(
             p["meld_changed"][i, 0, k] > 0.5 and p["meld_owner"][i, 0, k, 0] > 0.5 for k in used
         )
-        few = hand.sum() <= 3
+        few = hand.sum() <= self.wilds_at
+        # after the opening, a pair with a wild is a set too (T5.2): keep the wilds for the pairs
+        pairs = self._wild_sets(hand, few) if opened or new_this_turn else []
         if opened or layoff or new_this_turn or self._may_lay_off_unopened(p, i, hand):
             for k in used:
-                action = self._lay_off(own[k], k, hand, legal, few)
+                action = self._lay_off(own[k], k, hand, legal, few and not pairs)
                 if action is not None:
                     return action
         if layoff:
@@ -155,15 +171,35 @@ class TurkishBot(Agent):
         candidates = hand_melds(hand)
         if not (opened or new_this_turn) and not self._opens(p, i, candidates, hand):
             return None
-        for cards in sorted(candidates, key=len, reverse=True):
+        for cards in sorted(candidates, key=len, reverse=True) + pairs:
             action = _NEW_ACTION.get(cards[0])
             if action is not None and legal[action]:
                 return action
         return None
 
+    def _wild_sets(self, hand: np.ndarray, few: bool) -> list[list[int]]:
+        """Pairs of naturals to meld with a wild: with few cards left or wilds to spare."""
+        wilds = int(hand[_IS_WILD].sum())
+        if wilds == 0 or not (few or wilds >= self.spare_wilds):
+            return []
+        pairs = []
+        for rank in range(13):
+            types = [rank * 4 + s for s in range(4) for _ in range(int(hand[rank * 4 + s]))]
+            if rank != _RANK_TWO and len(types) == 2:
+                pairs.append(types)
+        return pairs[-wilds:]  # the most expensive ranks
+
     def _continue(self, meld: np.ndarray, k: int, hand: np.ndarray, legal: np.ndarray) -> int:
-        """A card that brings the meld of slot ``k`` closer to legal: the natural that makes it
-        legal, else one that keeps it extendable, else a wild; else take it all back."""
+        """A card that brings the meld of slot ``k`` closer to legal: the next card of a planned
+        meld holding it (:func:`hand_melds`), else one that makes it legal or keeps it one rank,
+        else a wild; else take it all back."""
+        for cards in hand_melds(hand + meld):
+            plan = np.bincount(cards, minlength=NUM_TYPES)
+            if (plan >= meld).all():
+                for t in np.flatnonzero(plan > meld):
+                    if hand[t] and legal[_add(k, t)]:
+                        return _add(k, int(t))
+        ranks = {t // 4 for t in np.flatnonzero(meld) if not _IS_WILD[t]}
         best, best_score = None, -1.0
         for t in range(NUM_TYPES):
             if hand[t] == 0 or not legal[_add(k, t)]:
@@ -171,7 +207,7 @@ class TurkishBot(Agent):
             meld[t] += 1
             status = meld_status(meld)
             meld[t] -= 1
-            score = 2.0 * status.legal + (0.0 if _IS_WILD[t] else 1.0)
+            score = 4.0 * status.legal + 2.0 * (ranks == {t // 4}) + (0.0 if _IS_WILD[t] else 1.0)
             if score > best_score:
                 best, best_score = _add(k, t), score
         return best if best is not None else WITHDRAW
@@ -182,7 +218,7 @@ class TurkishBot(Agent):
         """A card from the hand that keeps the legal meld of slot ``k`` legal (a wild only when
         allowed: it completes a canasta, or few cards are left, or the bot does not save wilds)."""
         size = int(meld.sum())
-        for t in sorted(range(NUM_TYPES), key=lambda t: _IS_WILD[t]):
+        for t in _NATURALS_FIRST:
             if hand[t] == 0 or not legal[_add(k, t)]:
                 continue
             if _IS_WILD[t] and self.save_wilds and not few and size + 1 != _CANASTA:
@@ -196,8 +232,8 @@ class TurkishBot(Agent):
 
     def _opens(self, p: dict[str, np.ndarray], i: int, candidates: list[list[int]], hand: np.ndarray) -> bool:
         """Whether laying the wild-free ``candidates`` meets the player's opening requirement."""
-        if p["requirement"][i, 1] > 0.5:  # a forced canasta opening (T12.2)
-            return any(len(c) >= _CANASTA for c in candidates)
+        if p["requirement"][i, 1] > 0.5:  # a forced canasta opening (T12.2), a wild may make it
+            return any(len(c) >= _CANASTA - (hand[_IS_WILD].sum() > 0) for c in candidates)
         need = round(float(p["requirement"][i, 0]) * OPENING_SCALE)
         value, run = 0, False
         for cards in candidates:
@@ -211,18 +247,29 @@ class TurkishBot(Agent):
         partner_opened = p["opened"][i, 2] > 0.5
         return self.layoff_at > 0 and partner_opened and hand.sum() <= self.layoff_at
 
-    def _want_pile(self, p: dict[str, np.ndarray], i: int) -> bool:
-        pile = np.rint(p["pile_contents"][i] * 2).astype(np.int64)
-        if self.always_pile:  # more cards, more melds (a single card: drawing is as good)
-            return pile.sum() >= 2
-        if pile.sum() >= 5:
-            return True
-        hand = np.rint(p["hand"][i] * 2).astype(np.int64)
-        return len(hand_melds(hand + pile)) > len(hand_melds(hand))
-
     def _discard(self, p: dict[str, np.ndarray], i: int, hand: np.ndarray, options: list[int]) -> int:
-        """The card to discard: the least useful, the more expensive of equals."""
-        return max(options, key=lambda t: _VALUE[t] - 100.0 * self._keep(hand, t))
+        """The card to discard: the least useful, the safest, the more expensive of equals."""
+        score = {t: _VALUE[t] - 100.0 * self._keep(hand, t) for t in options}
+        if self.safe_discards:  # among the few least useful cards, avoid feeding the next player
+            for t in sorted(options, key=score.__getitem__)[-3:]:
+                score[t] -= 40.0 * self._dangerous(p, i, t)
+        return max(options, key=score.__getitem__)
+
+    def _dangerous(self, p: dict[str, np.ndarray], i: int, t: int) -> bool:
+        """Whether discarding ``t`` helps the next player take the pile: it makes a set with the
+        cards he is known to hold, or fits one of the opponents' melds."""
+        if _IS_WILD[t]:
+            return False
+        rank = t // 4
+        known = p["known_cards"][i, 0]
+        if known[rank * 4 : rank * 4 + 4].sum() >= 0.75:  # two or more (counts are halved)
+            return True
+        theirs = np.rint(p["melds"][i, 1] * 2).astype(np.int64)
+        for meld in theirs[theirs.sum(axis=1) > 0]:
+            meld[t] += 1
+            if meld_status(meld).legal:
+                return True
+        return False
 
     def _keep(self, hand: np.ndarray, t: int) -> float:
         """How much the hand needs card ``t``: a wild, a card of a meld, a pair, a run neighbour."""
@@ -246,6 +293,8 @@ class TurkishHeuristicBot(TurkishBot):
     """Pair play (see the module docstring)."""
 
     name = "heuristic"
-    always_pile = False
     save_wilds = True
     layoff_at = 4
+    wilds_at = 4
+    spare_wilds = 2
+    safe_discards = True
