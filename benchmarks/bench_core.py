@@ -11,6 +11,7 @@ this tree and on commit REF side by side (``benchmarks/against.py``) and
 prints both medians and the ratio new/old.
 
     python benchmarks/bench_core.py [--batch 1024] [--sweeps 200] [--repeats 5] [--against REF]
+                                    [--variant V ...]
 """
 
 from __future__ import annotations
@@ -129,19 +130,24 @@ CONFIGS = ((2, "2003-02"), (3, "2003-02"), (4, "2003-01"))
 CLASSIC_CONFIGS = ((4, "pl"), (4, "sk"), (4, "tr"))
 
 
+def kernel_configs(args: argparse.Namespace) -> tuple[tuple[int, str], ...]:
+    """The (players, variant) rows measured: those of the ``--variant`` options, else all."""
+    rows = CONFIGS + CLASSIC_CONFIGS
+    return tuple(r for r in rows if r[1] in args.variant) if args.variant else rows
+
+
 def figures(args: argparse.Namespace) -> Figures:
-    """One run of each figure compared by ``--against`` (with ``--classic-only``: the
-    classic canasta rows only)."""
+    """One run of each figure compared by ``--against`` (with ``--variant``: those rows only)."""
     out: Figures = {
-        f"kernel{players}{variant if args.classic_only else ''}": (
+        f"kernel{players}{variant}": (
             f"core random play P={players} {variant} B={args.batch} decisions/s",
             lambda p=players, v=variant: kernel_throughput(args.batch, args.sweeps, 1, p, v)[
                 "decisions_per_s"
             ],
         )
-        for players, variant in (CLASSIC_CONFIGS if args.classic_only else CONFIGS)
+        for players, variant in kernel_configs(args)
     }
-    if args.classic_only:
+    if args.variant:
         return out
     out["api"] = (
         f"GameBatch API loop P=2 B={args.batch} decisions/s",
@@ -159,16 +165,16 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--skip-compile", action="store_true")
     parser.add_argument(
-        "--classic-only",
-        action="store_true",
-        help="only the classic and Turkish rows (no API loop, no compile)",
+        "--variant",
+        action="append",
+        metavar="V",
+        help="only the random-play rows of preset V (repeatable; no API loop, no compile)",
     )
     add_arguments(parser)
     args = parser.parse_args()
     if dispatch(args, figures(args), __file__):
         return
-    configs = CLASSIC_CONFIGS if args.classic_only else CONFIGS + CLASSIC_CONFIGS
-    for players, variant in configs:
+    for players, variant in kernel_configs(args):
         r = kernel_throughput(args.batch, args.sweeps, args.repeats, players, variant)
         lengths = hand_lengths(players, variant)
         print(
@@ -177,7 +183,7 @@ def main() -> None:
             f"(mean {lengths.mean():.0f}, median {np.median(lengths):.0f} decisions per hand "
             f"over {len(lengths)} complete hands)"
         )
-    if args.classic_only:
+    if args.variant:
         return
     rate = api_throughput(args.batch, 50, args.repeats)
     print(f"GameBatch API loop  P=2 B={args.batch}: {rate:,.0f} decisions/s (mask + sample + validated step)")

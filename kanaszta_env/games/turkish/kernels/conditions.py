@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from numba import njit
 
+from ....core.borrow import borrow
 from .melds import SHAPE_RUN, VALID, analyse
 from .tables import CANASTA, FORCED_OWED, MIN_MELD, OPEN_HIGH, OPEN_LOW, OPEN_THRESHOLD
 
@@ -14,6 +15,7 @@ def melds_ok(s, cfg, b: int, p: int) -> bool:
     """Whether seat ``p`` may end his melding now (and so discard, or take a Fi by melding):
     every meld of his pair changed since the checkpoint is legal, and if he has not opened,
     the new melds he laid meet his opening requirement (T9.1, T12.2)."""
+    s = borrow(s)  # no reference counting inside (core/borrow.py)
     pair = p % 2
     count = s.meld_count[b, pair]
     first_new = s.cp_count[b]

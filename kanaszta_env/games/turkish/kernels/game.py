@@ -6,6 +6,7 @@ from __future__ import annotations
 from numba import njit
 
 from ....cards import NUM_TYPES
+from ....core.borrow import borrow
 from ....core.common import hand_size, pile_to_hand
 from ....core.config import CFG_MAX_TURNS
 from .. import actions as A
@@ -20,10 +21,11 @@ __all__ = ["apply_action", "episode_truncated", "reset_game"]
 
 
 @njit(cache=True, inline="always")
-def _forget(s, b: int, p: int, t: int) -> None:
-    """A card of type ``t`` left seat ``p``'s hand: publicly known copies cannot exceed the hand."""
-    if s.known[b, p, t] > s.hand[b, p, t]:
-        s.known[b, p, t] = s.hand[b, p, t]
+def _forget(known, hand, t: int) -> None:
+    """A card of type ``t`` left a hand: its publicly ``known`` copies cannot exceed the ``hand``
+    (arrays, not the state: every function entered with the state pays its arrays' reference counts)."""
+    if known[t] > hand[t]:
+        known[t] = hand[t]
 
 
 @njit(cache=True)
@@ -71,6 +73,7 @@ def _fix_kinds(s, b: int, pair: int) -> None:
 def _end_turn(s, cfg, b: int, p: int, rewards) -> None:
     """After a discard: the melding stands, kinds are fixed; a last card discarded takes a Fi
     or goes out; then the hand ends (T13) or the next player begins (T2.2, clockwise)."""
+    s = borrow(s)  # no reference counting inside (core/borrow.py)
     _commit(s, b, p)
     _fix_kinds(s, b, p % 2)
     s.turn[b] += 1
@@ -91,14 +94,19 @@ def _end_turn(s, cfg, b: int, p: int, rewards) -> None:
 
 @njit(cache=True)
 def _withdraw(s, b: int, p: int) -> None:
+    """T9.6: back to the checkpoint. Melds only grow between checkpoints, so only the melds laid
+    since or grown since are restored (slots past the checkpoint's count are empty there)."""
+    s = borrow(s)  # no reference counting inside (core/borrow.py)
     pair = p % 2
     s.hand[b, p] = s.cp_hand[b]
-    s.melds[b, pair] = s.cp_melds[b]
-    s.meld_owner[b, pair] = s.cp_owner[b]
-    s.meld_size[b, pair] = s.cp_size[b]
+    for k in range(s.meld_count[b, pair]):
+        if s.meld_size[b, pair, k] != s.cp_size[b, k]:
+            s.melds[b, pair, k] = s.cp_melds[b, k]
+            s.meld_owner[b, pair, k] = s.cp_owner[b, k]
+            s.meld_size[b, pair, k] = s.cp_size[b, k]
     s.meld_count[b, pair] = s.cp_count[b]
     for t in range(NUM_TYPES):
-        _forget(s, b, p, t)
+        _forget(s.known[b, p], s.hand[b, p], t)
     s.changed[b] = 0
     s.phase[b] = PHASE_DISCARD
 
@@ -114,7 +122,7 @@ def _lay(s, b: int, p: int, k: int, t: int) -> None:
     s.melds[b, pair, k, t] += 1
     s.meld_size[b, pair, k] += 1
     s.hand[b, p, t] -= 1
-    _forget(s, b, p, t)
+    _forget(s.known[b, p], s.hand[b, p], t)
     s.changed[b] = 1
     if hand_size(s.hand[b, p]) == 0:  # legal only with a Fi left and the melding complete
         _commit(s, b, p)
@@ -141,7 +149,7 @@ def apply_action(s, cfg, b: int, a: int, rewards) -> None:
     elif a >= A.DISCARD0:
         t = a - A.DISCARD0
         s.hand[b, p, t] -= 1
-        _forget(s, b, p, t)
+        _forget(s.known[b, p], s.hand[b, p], t)
         s.pile[b, s.pile_len[b]] = t
         s.pile_len[b] += 1
         _end_turn(s, cfg, b, p, rewards)

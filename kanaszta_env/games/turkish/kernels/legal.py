@@ -19,6 +19,7 @@ import numpy as np
 from numba import njit
 
 from ....cards import NUM_TYPES
+from ....core.borrow import borrow
 from ....core.common import hand_size
 from .. import actions as A
 from .conditions import fis_left, melds_ok, pair_has_canasta, will_have_opened
@@ -99,6 +100,7 @@ def _meld_row(s, cfg, b: int, p: int, hand, total: int, left: int, row) -> int:
 def _last_cards_ok(s, cfg, b: int, p: int, total: int, left: int, canasta, opening, k: int, t: int) -> bool:
     """Hand-size conditions of a meld that leaves ``total - 1`` cards (see the module doc):
     ``canasta`` and ``opening`` are the pair's canasta and the player's opening after it."""
+    s = borrow(s)  # no reference counting inside (core/borrow.py)
     if total == 2:
         return left > 0 or (canasta and opening)
     if left == 0:
