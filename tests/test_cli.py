@@ -141,14 +141,17 @@ def test_eval_checks_bots_and_checkpoints_before_loading(capsys, tmp_path: Path)
 
 
 @pytest.mark.skipif(not HAS_TRAINING, reason="needs the training layer (sb3-contrib)")
-def test_duplicate_match_needs_an_even_number_of_hands() -> None:
+def test_duplicate_match_needs_whole_deals_of_hands() -> None:
+    """Two hands a deal with two players; six with three (each agent alone on every seat)."""
     from agents.random_bot import RandomBot
     from kanaszta_env import Rules
     from training.evaluate import duplicate_match
 
     for hands in (0, 1, 3):
-        with pytest.raises(ValueError, match="positive even"):
+        with pytest.raises(ValueError, match="positive multiple of 2"):
             duplicate_match(RandomBot(), RandomBot(), Rules(), hands, seed=0)
+    with pytest.raises(ValueError, match="positive multiple of 6"):
+        duplicate_match(RandomBot(), RandomBot(), Rules(num_players=3), 4, seed=0)
 
 
 # --- train --------------------------------------------------------------------------------
