@@ -16,4 +16,6 @@ if ! command -v chromedriver >/dev/null || ! { command -v chromium || command -v
 fi
 # A fresh numba cache folder: every run compiles the kernels it tests.
 export NUMBA_CACHE_DIR="${NUMBA_CACHE_DIR:-$(mktemp -d)}"
-python -m pytest -q tests --nbmake notebooks "$@"
+# One worker per core, each test file on one worker (its module fixtures stay shared); the
+# slowest tests are listed at the end.
+python -m pytest -q -n auto --dist loadfile --durations=25 tests --nbmake notebooks "$@"
