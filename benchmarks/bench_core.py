@@ -126,7 +126,7 @@ def compile_and_import_times() -> tuple[float, float]:
 
 #: (players, variant) of the kernel figures (compared by --against)
 CONFIGS = ((2, "2003-02"), (3, "2003-02"), (4, "2003-01"))
-#: classic canasta's (issue 13) and Turkish kanasta's (issue 15), printed beside them
+#: classic canasta's and Turkish kanasta's, printed beside them
 CLASSIC_CONFIGS = ((4, "pl"), (4, "sk"), (4, "tr"))
 
 

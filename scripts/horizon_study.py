@@ -1,4 +1,4 @@
-"""Does a shorter decision chain learn faster? (issue 14, goal 4)
+"""Does a shorter decision chain learn faster?
 
 Trains the quick-start PPO from scratch (no imitation warm start) on one of two
 action layers, with the same seed, opponents and settings otherwise:

@@ -187,7 +187,7 @@ def test_c2_partners_share_melds_and_rewards():
     ("variant", "players"), [("pl", 2), ("pl", 3), ("pl", 4), ("sk", 4), ("sk", 5), ("sk", 6)]
 )
 def test_random_play_conserves_cards_and_always_has_a_legal_action(variant, players):
-    """Invariants (issue 13): 108/162 cards, a legal action in every live state, bounded hands."""
+    """Invariants: 108/162 cards, a legal action in every live state, bounded hands."""
     games = GameBatch(Rules(variant=variant, num_players=players), batch_size=16, auto_reset=True)
     games.reset(seed=11)
     rng = np.random.default_rng(0)

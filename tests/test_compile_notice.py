@@ -1,4 +1,4 @@
-"""The "compiling … (first run only)" line (issue 18, item 5): said once per part
+"""The "compiling … (first run only)" line: said once per part
 of the project when numba compiles a cached kernel (an empty cache), never when
 the kernels come from the cache, never for functions numba does not cache.
 

@@ -1,5 +1,5 @@
 """Hinted policies: a network that reads a bot's choice beside the observation
-(``agents.hinted``, ``kanaszta train --hint``; issue 14, goal 1)."""
+(``agents.hinted``, ``kanaszta train --hint``)."""
 
 from __future__ import annotations
 

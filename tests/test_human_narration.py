@@ -1,4 +1,4 @@
-"""``kanaszta play`` can be followed (issue 18, item 4): each move says what it
+"""``kanaszta play`` can be followed: each move says what it
 changed, a refused move says why, near misses get "did you mean", a discard
 that ends the hand is confirmed, the rules in force are shown, the other
 players' turns are told in a line each from public information (in every game:

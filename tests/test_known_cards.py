@@ -1,4 +1,4 @@
-"""Publicly known hand cards (issue 2: "cards known to everyone are tracked").
+"""Publicly known hand cards.
 
 The known count of a card type must be derived from public events only: a
 card that leaves the hand may have been one the others knew of, so the known

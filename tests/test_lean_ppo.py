@@ -1,5 +1,5 @@
 """The lean PPO loops compute what sb3-contrib's MaskablePPO computes, and the
-NumPy export of a trained actor plays like the torch module (issue 14, goal 3)."""
+NumPy export of a trained actor plays like the torch module."""
 
 from __future__ import annotations
 

@@ -435,7 +435,7 @@ def test_r5_4_an_empty_stock_beside_a_discard_pile_is_rejected() -> None:
         load(doc)
 
 
-# --- hand-editing a dumped position (issue 18, item 9) ---------------------------------------
+# --- hand-editing a dumped position ---------------------------------------
 def test_dump_writes_no_checkpoint_that_load_derives() -> None:
     """In phases draw and discard the checkpoint is the mover's cards: ``dump``
     leaves it out, and the document still round-trips exactly."""

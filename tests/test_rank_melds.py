@@ -1,4 +1,4 @@
-"""``GameBatch.step(where=...)`` and the rank-meld action layer of the VecEnv (issue 14, goal 4)."""
+"""``GameBatch.step(where=...)`` and the rank-meld action layer of the VecEnv."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The RLlib backend (issue 16): its env, its masked module, and a tiny run on a local Ray instance,
+"""The RLlib backend: its env, its masked module, and a tiny run on a local Ray instance,
 for every game: Díszített kanaszta (two players), classic canasta (pl, two partnerships)
 and Turkish kanasta (tr).
 

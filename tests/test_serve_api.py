@@ -1,4 +1,4 @@
-"""The JSON API of ``kanaszta serve`` (issue 17), through Starlette's TestClient:
+"""The JSON API of ``kanaszta serve``, through Starlette's TestClient:
 every action checked by the engine, all-or-nothing move sequences, no hidden
 card in the JSON, session ids and isolation, bounded bodies, folders that a
 path cannot leave, hand scoring and the replay viewer; play, watch, replay and

@@ -1,4 +1,4 @@
-"""``kanaszta serve`` in a real browser (issue 17): headless system Chromium,
+"""``kanaszta serve`` in a real browser: headless system Chromium,
 driven by Selenium, plays a whole hand of Díszített kanaszta, of classic canasta
 with four players and of Turkish kanasta by clicking (melds of three cards
 selected and laid in one gesture included) to its scoring, and steps through a

@@ -1,12 +1,12 @@
-"""Load on ``kanaszta serve`` (issue 17): 50 simulated clients play random legal
-moves on the three games' tables (Díszített 2p, classic pl 4p, Turkish) against a real server (``kanaszta serve`` in its own process on
-127.0.0.1) for a bounded time. Every answer must be right (0 errors: a legal
-move is played, a deliberately illegal one refused with 400 and the game
-unchanged), and the server's resident memory may grow only by a bound while
-games come and go. The session store is capped below the games the clients start:
-finished games are dropped to make room, and when every kept game is in progress
-a new one is refused with 503 and Retry-After (never a game in progress dropped),
-which a client answers by trying again a little later.
+"""Load on ``kanaszta serve``: 50 simulated clients play random legal moves on the three
+games' tables (Díszített 2p, classic pl 4p, Turkish) against a real server (``kanaszta
+serve`` in its own process on 127.0.0.1) for a bounded time. Every answer must be right
+(0 errors: a legal move is played, a deliberately illegal one refused with 400 and the
+game unchanged), and the server's resident memory may grow only by a bound while games
+come and go. The session store is capped below the games the clients start: finished
+games are dropped to make room, and when every kept game is in progress a new one is
+refused with 503 and Retry-After (never a game in progress dropped), which a client
+answers by trying again a little later.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The trained policy shipped with the package (``make_agent("ppo")``) and
-``kanaszta export`` (issue 14, goal 2)."""
+``kanaszta export``."""
 
 from __future__ import annotations
 

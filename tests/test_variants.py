@@ -1,4 +1,4 @@
-"""The variant spec (issue 12 item 2): one frozen description per game, and
+"""The variant spec: one frozen description per game, and
 rule kernels compiled once per variant with its tables as constants."""
 
 from __future__ import annotations
