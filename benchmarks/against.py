@@ -52,6 +52,15 @@ def compiled(name: str) -> Callable:
     return getattr(module, name)
 
 
+def playout(variant: str) -> Callable:
+    """The random-play kernel compiled for the game the preset ``variant`` plays."""
+    from kanaszta_env import Rules
+    from kanaszta_env.engine.kernels import kernels_for
+
+    kernels = kernels_for(Rules(variant=variant).spec)
+    return (getattr(kernels, "playout", None) or kernels.compiled).random_playout  # older trees: compiled
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """``--against REF`` (and the hidden ``--worker`` mode it starts)."""
     parser.add_argument(

@@ -25,22 +25,13 @@ import tempfile
 import time
 
 import numpy as np
-from against import Figures, add_arguments, compiled, dispatch
-
-
-def _playout(variant: str):
-    """The random-play kernel compiled for the game ``variant`` plays."""
-    from kanaszta_env import Rules
-    from kanaszta_env.engine.kernels import kernels_for
-
-    kernels = kernels_for(Rules(variant=variant).spec)
-    return (getattr(kernels, "playout", None) or kernels.compiled).random_playout  # older trees: compiled
+from against import Figures, add_arguments, compiled, dispatch, playout
 
 
 def kernel_throughput(batch: int, sweeps: int, repeats: int, players: int, variant: str) -> dict:
     from kanaszta_env import GameBatch, Rules
 
-    random_playout = _playout(variant)
+    random_playout = playout(variant)
 
     games = GameBatch(Rules(num_players=players, variant=variant), batch_size=batch)
     games.reset(seed=0)
@@ -68,7 +59,7 @@ def hand_lengths(players: int, variant: str, batch: int = 64, sweeps: int = 8000
     hands finish (timed windows above would favour short hands)."""
     from kanaszta_env import GameBatch, Rules
 
-    random_playout = _playout(variant)
+    random_playout = playout(variant)
 
     games = GameBatch(Rules(num_players=players, variant=variant), batch_size=batch)
     games.reset(seed=7)

@@ -12,11 +12,13 @@
   Printed with the rules core's own random-play rate at the same ``N`` (the
   ceiling: a learner step is one or more core decisions plus an observation).
 
-With ``--against REF`` the AEC, VecEnv and core figures are measured on this
-tree and on commit REF side by side (``benchmarks/against.py``), with both
-medians and the ratio new/old.
+Every figure is of one table: ``--variant`` (default Díszített 2003-02) with
+``--players`` (default the preset's). With ``--against REF`` the AEC, VecEnv and
+core figures are measured on this tree and on commit REF side by side
+(``benchmarks/against.py``), with both medians and the ratio new/old.
 
-    python benchmarks/bench_envs.py [--seconds 2] [--repeats 5] [--num-envs 1024] [--against REF]
+    python benchmarks/bench_envs.py [--seconds 2] [--repeats 5] [--num-envs 1024] [--variant tr]
+                                    [--players N] [--against REF]
 """
 
 from __future__ import annotations
@@ -27,13 +29,19 @@ import statistics
 import time
 
 import numpy as np
-from against import Figures, add_arguments, compiled, dispatch
+from against import Figures, add_arguments, compiled, dispatch, playout
 
 
-def aec_rate(seconds: float) -> float:
+def _rules(table: tuple[str, int | None]):
+    from kanaszta_env import Rules
+
+    return Rules(variant=table[0], num_players=table[1])
+
+
+def aec_rate(table: tuple[str, int | None], seconds: float) -> float:
     from kanaszta_env.envs import env
 
-    e = env()
+    e = env(_rules(table))
     e.reset(seed=0)
     steps = 0
     start = time.perf_counter()
@@ -72,12 +80,12 @@ def open_spiel_rate(seconds: float) -> float | None:
             return steps / elapsed
 
 
-def vec_rate(num_envs: int, seconds: float) -> float:
+def vec_rate(table: tuple[str, int | None], num_envs: int, seconds: float) -> float:
     from kanaszta_env.envs.vec_env import KanasztaVecEnv
 
     sample_uniform = compiled("sample_uniform")
 
-    venv = KanasztaVecEnv(num_envs)
+    venv = KanasztaVecEnv(num_envs, _rules(table))
     venv.seed(0)
     venv.reset()
     rng = np.arange(num_envs, dtype=np.uint64) + np.uint64(12345)
@@ -96,12 +104,12 @@ def vec_rate(num_envs: int, seconds: float) -> float:
             return steps / elapsed
 
 
-def core_rate(num_envs: int, seconds: float) -> float:
+def core_rate(table: tuple[str, int | None], num_envs: int, seconds: float) -> float:
     from kanaszta_env import GameBatch
 
-    random_playout = compiled("random_playout")
+    random_playout = playout(table[0])
 
-    games = GameBatch(batch_size=num_envs)
+    games = GameBatch(_rules(table), batch_size=num_envs)
     games.reset(seed=0)
     seeds = np.arange(num_envs, dtype=np.uint64)
     rng = np.arange(num_envs, dtype=np.uint64) + np.uint64(10**9)
@@ -123,11 +131,11 @@ def median_of(fn, repeats: int, *args: object) -> tuple[float, list[float]]:
 
 def figures(args: argparse.Namespace) -> Figures:
     """One run of each figure compared by ``--against``."""
-    n, seconds = args.num_envs, args.seconds
+    n, seconds, table = args.num_envs, args.seconds, (args.variant, args.players)
     return {
-        "aec": ("AEC env() random play, 1 game, steps/s", lambda: aec_rate(seconds)),
-        "vec": (f"VecEnv N={n} learner steps/s", lambda: vec_rate(n, seconds)),
-        "core": (f"core random_playout B={n} decisions/s", lambda: core_rate(n, seconds)),
+        "aec": ("AEC env() random play, 1 game, steps/s", lambda: aec_rate(table, seconds)),
+        "vec": (f"VecEnv N={n} learner steps/s", lambda: vec_rate(table, n, seconds)),
+        "core": (f"core random_playout B={n} decisions/s", lambda: core_rate(table, n, seconds)),
     }
 
 
@@ -136,26 +144,32 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=2.0, help="length of one timed run")
     parser.add_argument("--repeats", type=int, default=5, help="timed runs per figure (median reported)")
     parser.add_argument("--num-envs", type=int, default=1024, help="games in the VecEnv")
+    parser.add_argument("--variant", default="2003-02", help="the table's preset (default: %(default)s)")
+    parser.add_argument(
+        "--players", type=int, default=None, help="the table's players (default: the preset's)"
+    )
     add_arguments(parser)
     args = parser.parse_args()
     if dispatch(args, figures(args), __file__):
         return
+    table = (args.variant, args.players)
+    print(f"table: {_rules(table).variant}, {_rules(table).num_players} players")
 
-    aec_rate(0.5)  # compile / warm up
+    aec_rate(table, 0.5)  # compile / warm up
     spiel = open_spiel_rate(0.2)
     # AEC and OpenSpiel runs alternate so that both see the same machine load
     aec_all, spiel_all = [], []
     for _ in range(args.repeats):
-        aec_all.append(aec_rate(args.seconds))
+        aec_all.append(aec_rate(table, args.seconds))
         if spiel is not None:
             spiel_all.append(open_spiel_rate(args.seconds))
     aec = statistics.median(aec_all)
     rows = [("AEC env() random play, 1 game", aec, aec_all)]
     if spiel is not None:
         rows.append(("OpenSpiel gin_rummy + observation_tensor", statistics.median(spiel_all), spiel_all))
-    vec, vec_all = median_of(vec_rate, args.repeats, args.num_envs, args.seconds)
+    vec, vec_all = median_of(vec_rate, args.repeats, table, args.num_envs, args.seconds)
     rows.append((f"VecEnv N={args.num_envs} learner steps (obs + masks)", vec, vec_all))
-    core, core_all = median_of(core_rate, args.repeats, args.num_envs, args.seconds)
+    core, core_all = median_of(core_rate, args.repeats, table, args.num_envs, args.seconds)
     rows.append((f"core random_playout B={args.num_envs} decisions", core, core_all))
     for name, med, runs in rows:
         print(f"{name:<52} {med:>12,.0f} /s   runs: {', '.join(f'{r:,.0f}' for r in runs)}")
