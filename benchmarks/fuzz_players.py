@@ -12,7 +12,7 @@ from collections.abc import Callable
 from numba import njit
 
 from kanaszta_env import Rules
-from kanaszta_env.cards import JOKER, SMALL_WILDS
+from kanaszta_env.cards import JOKER, NUM_SUITS, NUM_TYPES, RANK_2, SMALL_WILDS
 from kanaszta_env.games.classic import actions as C
 from kanaszta_env.games.diszitett import actions as D
 from kanaszta_env.games.turkish import actions as T
@@ -112,6 +112,8 @@ def _turkish_player(kernels) -> tuple[Callable, tuple[int, ...]]:
 
     tables, melds = kernels.game_module("tables"), kernels.game_module("melds")
     owed, new_index, analyse, dead = tables.FORCED_OWED, tables.NEW_INDEX, melds.analyse, melds.DEAD
+    canasta, meld_phase = tables.CANASTA, kernels.game_module("state").PHASE_MELD
+    ranks = JOKER // NUM_SUITS  # the natural ranks and the 2s, four suits each
     wilds = (*SMALL_WILDS, JOKER)
 
     @njit
@@ -121,27 +123,27 @@ def _turkish_player(kernels) -> tuple[Callable, tuple[int, ...]]:
         takes the pile or draws, and discards a card of a rank it holds fewest of."""
         p = s.to_move[b]
         hand, k = s.hand[b, p], s.meld_count[b, 1] - 1
-        opens = opens and s.phase[b] == 2 and s.forced[b, 1] == owed
-        if opens and k >= s.cp_count[b] and s.meld_size[b, 1, k] < 7:
+        opens = opens and s.phase[b] == meld_phase and s.forced[b, 1] == owed
+        if opens and k >= s.cp_count[b] and s.meld_size[b, 1, k] < canasta:
             meld = s.melds[b, 1, k]  # the set begun this turn: its naturals, then a wild
             r = 0
-            while meld[4 * r] + meld[4 * r + 1] + meld[4 * r + 2] + meld[4 * r + 3] == 0 or r == 1:
+            while meld[4 * r] + meld[4 * r + 1] + meld[4 * r + 2] + meld[4 * r + 3] == 0 or r == RANK_2:
                 r += 1
             for t in (4 * r, 4 * r + 1, 4 * r + 2, 4 * r + 3, *wilds):
-                if hand[t] > 0 and row[T.ADD0 + k * 53 + t]:
+                if hand[t] > 0 and row[T.ADD0 + k * NUM_TYPES + t]:
                     meld[t] += 1
                     ok = analyse(meld)[0] != dead
                     meld[t] -= 1
                     if ok:
-                        return T.ADD0 + k * 53 + t
+                        return T.ADD0 + k * NUM_TYPES + t
             return T.WITHDRAW if row[T.WITHDRAW] else _random_in(row, u, 0, T.NUM_ACTIONS)
         if opens and s.opened[b, p] == 0:
             wild = 0
             for t in wilds:
                 wild += hand[t]
-            for r in range(13):
+            for r in range(ranks):
                 n = hand[4 * r] + hand[4 * r + 1] + hand[4 * r + 2] + hand[4 * r + 3]
-                if r != 1 and n + min(wild, 1) >= 7:
+                if r != RANK_2 and n + min(wild, 1) >= canasta:
                     for t in range(4 * r, 4 * r + 4):
                         if hand[t] > 0 and row[T.NEW0 + new_index[t]]:
                             return T.NEW0 + new_index[t]
@@ -150,9 +152,9 @@ def _turkish_player(kernels) -> tuple[Callable, tuple[int, ...]]:
         if row[T.DRAW]:
             return T.DRAW
         best, fewest = -1, 99  # keep the ranks it holds most of, and the wilds
-        for t in range(52):
+        for t in range(JOKER):
             n = hand[t - t % 4] + hand[t - t % 4 + 1] + hand[t - t % 4 + 2] + hand[t - t % 4 + 3]
-            if row[T.DISCARD0 + t] and t // 4 != 1 and n < fewest:
+            if row[T.DISCARD0 + t] and t // 4 != RANK_2 and n < fewest:
                 best, fewest = T.DISCARD0 + t, n
         return best if best >= 0 else _random_discard(row, u, T.DISCARD0, T.NUM_ACTIONS, T.WITHDRAW)
 
@@ -176,7 +178,6 @@ def _diszitett_player(kernels) -> tuple[Callable, tuple[int, ...]]:
 
     from agents.games.diszitett.greedy import greedy_row
     from agents.games.diszitett.plan import P_SIZE
-    from kanaszta_env.cards import NUM_TYPES
     from kanaszta_env.games.diszitett.compiled import fill_view, new_view
 
     @njit

@@ -17,12 +17,12 @@ class TurkishWords(TerminalWords):
         s = games.state
         picture = self.rules.game.table_picture(s, self.rules, 0, self.names, None)
         scores = games.summary(0)["hand_scores"]
+        unused = {int(s.fi_taker[0, f]) for f in range(2) if not s.fi_used[0, f]}
         lines = ["scoring (T14):"]
         for side in picture["sides"]:
             seats = side["seats"]
             melds = [(m["cards"], (m["canasta"] or "none").split()[0]) for m in side["melds"]]
             laid = pair_score(melds, fis_taken=1)  # a Fi "taken" keeps T11.4's penalty out
-            unused = {int(s.fi_taker[0, f]) for f in range(2) if not s.fi_used[0, f]}
             hands = [picture["players"][q]["hand"] for q in seats if q not in unused]
             held = pair_score([], hands, fis_taken=1)
             score, who = scores[seats[0]], ", ".join(self.names[q] for q in seats)

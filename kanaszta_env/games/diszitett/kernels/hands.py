@@ -92,8 +92,7 @@ def _end_hand(s, cfg, b: int, reason: int, rewards) -> None:
     scores = np.zeros(players, dtype=np.int64)
     for q in range(players):
         went_out = q == out
-        from_hand, clearing = going_out_kind(s, b, q)
-        from_hand, clearing = went_out and from_hand, went_out and clearing
+        from_hand, clearing = going_out_kind(s, b, q)  # read by hand_base only if he went out
         red = s.red_threes[b, q, 0] + s.red_threes[b, q, 1]
         base = hand_base(
             s.groups[b, q], red, s.twins[b, q], s.sep_heart_aces[b, q], went_out, from_hand, clearing
