@@ -4,8 +4,10 @@ A network trained from scratch, or by imitating :class:`~agents.games.diszitett.
 starts well below the bot it imitates (the imitation agrees on about 83% of decisions and
 loses about 270 points per hand to the bot). A *hinted* policy takes the bot's choice as
 extra inputs: the observation is followed by a one-hot vector of the action the bot would
-play in the same position (``hint_size`` = 200 inputs). Imitation then only has to learn
-"play the hint", so PPO starts at the bot's level and learns where to deviate from it.
+play in the same position (:func:`hint_size`: one input per action of the game, 200 in
+Díszített kanaszta). Imitation then only has to learn "play the hint", so PPO starts at the
+bot's level and learns where to deviate from it. Every game has hints: the bot is that
+game's own ``heuristic`` or ``greedy``.
 
 The hint is computed from the observation and the mask alone (the bot reads the observation
 as the seat's view), so a hinted policy still sees nothing but the player's own information.
@@ -23,23 +25,24 @@ from pathlib import Path
 import numpy as np
 
 from kanaszta_env import Rules
-from kanaszta_env.games.diszitett.actions import NUM_ACTIONS
 from kanaszta_env.games.diszitett.observation import View
 
 from .base import Agent, check_actions
 from .numpy_policy import NumpyPolicy
 
-#: inputs a hint adds: one per action of Díszített kanaszta
-HINT_SIZE = NUM_ACTIONS
 #: the bots a policy may take hints from
 HINT_BOTS = ("heuristic", "greedy")
 
 
+def hint_size(rules: Rules) -> int:
+    """Inputs a hint adds in games of ``rules``: one per action of the game."""
+    return len(rules.game.action_names(rules))
+
+
 def check_hint(name: str, rules: Rules) -> None:
-    """``ValueError`` unless ``name`` is a bot a policy may take hints from in games of ``rules``
-    (the hint has one input per action of Díszített kanaszta)."""
-    if name not in HINT_BOTS or not rules.game.has("views"):  # the hint is one input per view-bot action
-        raise ValueError(f"hint must be one of {HINT_BOTS} (Díszített kanaszta only), got {name!r}")
+    """``ValueError`` unless ``name`` is a bot a policy may take hints from."""
+    if name not in HINT_BOTS:
+        raise ValueError(f"hint must be one of {HINT_BOTS}, got {name!r}")
 
 
 def hint_bot(name: str, rules: Rules | None = None) -> Agent:
@@ -52,9 +55,9 @@ def hint_bot(name: str, rules: Rules | None = None) -> Agent:
 
 
 def hint_inputs(bot: Agent, obs: np.ndarray, mask: np.ndarray, views: View | None = None) -> np.ndarray:
-    """``(N, HINT_SIZE)`` float32: one-hot rows of ``bot``'s legal choice for each row."""
+    """``(N, actions)`` float32: one-hot rows of ``bot``'s legal choice for each row."""
     choice = check_actions(bot(obs, mask, views), mask, bot.name)
-    out = np.zeros((len(choice), HINT_SIZE), dtype=np.float32)
+    out = np.zeros((len(choice), np.shape(mask)[1]), dtype=np.float32)
     out[np.arange(len(choice)), choice] = 1.0
     return out
 
@@ -65,8 +68,9 @@ class HintedPolicy(Agent):
     hinted VecEnv gives them) are passed on as they are."""
 
     def __init__(self, policy: NumpyPolicy, bot: Agent | None = None) -> None:
-        if not policy.hint or policy.hint_size != HINT_SIZE:
-            raise ValueError(f"{policy.name} takes no hint of {HINT_SIZE} inputs")
+        size = hint_size(policy.trained_rules)
+        if not policy.hint or policy.hint_size != size:
+            raise ValueError(f"{policy.name} takes no hint of {size} inputs (one per action)")
         self.policy = policy
         self.bot = bot if bot is not None else hint_bot(policy.hint, policy.trained_rules)
         self.name = policy.name
@@ -99,7 +103,7 @@ class HintedPolicy(Agent):
         return np.concatenate([obs, hint_inputs(self.bot, obs, mask, views)], axis=1)
 
     def logits(self, obs: np.ndarray, mask: np.ndarray, views: View | None = None) -> np.ndarray:
-        """Masked action logits ``(N, 200)`` (illegal actions at ``-inf``)."""
+        """Masked action logits ``(N, actions)`` (illegal actions at ``-inf``)."""
         return self.policy.logits(self.inputs(obs, mask, views), mask)
 
     def act(
@@ -126,11 +130,11 @@ def load_policy_file(path: str | Path, **kwargs: object) -> Agent:
 
 __all__ = [
     "HINT_BOTS",
-    "HINT_SIZE",
     "HintedPolicy",
     "check_hint",
     "hint_bot",
     "hint_inputs",
+    "hint_size",
     "load_policy_file",
     "with_hint",
 ]

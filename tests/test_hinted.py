@@ -11,7 +11,7 @@ from test_observation import _mask, reachable_states, redeal
 
 from agents.base import play_batch
 from agents.games.diszitett.heuristic import HeuristicBot
-from agents.hinted import HINT_SIZE, HintedPolicy, hint_inputs, load_policy_file
+from agents.hinted import HintedPolicy, hint_inputs, hint_size, load_policy_file
 from agents.numpy_policy import NumpyPolicy
 from agents.random_bot import RandomBot
 from agents.registry import make_agent
@@ -20,6 +20,8 @@ from kanaszta_env.games.diszitett.observation import encode
 from kanaszta_env.observation import observation_size
 from kanaszta_env.spaces import ObservationSpace, rules_of_space
 
+HINT_SIZE = hint_size(Rules())  # one input per Díszített action
+
 
 def _policy(rules: Rules, seed: int = 0, hidden: int = 16, **kwargs: object) -> NumpyPolicy:
     """A random two-layer network over the observation, the hint and the count features."""
@@ -27,11 +29,12 @@ def _policy(rules: Rules, seed: int = 0, hidden: int = 16, **kwargs: object) -> 
 
     rng = np.random.default_rng(seed)
     kwargs.setdefault("hint", "heuristic")
-    kwargs.setdefault("hint_size", HINT_SIZE)
+    kwargs.setdefault("hint_size", hint_size(rules))
     counts = count_layout(rules).size if kwargs.get("count_inputs", True) else 0
     size = observation_size(rules) + int(kwargs["hint_size"]) + counts  # type: ignore[call-overload]
-    weights = [rng.normal(size=(size, hidden)), rng.normal(size=(hidden, 200))]
-    biases = [rng.normal(size=hidden), rng.normal(size=200)]
+    actions = hint_size(rules)
+    weights = [rng.normal(size=(size, hidden)), rng.normal(size=(hidden, actions))]
+    biases = [rng.normal(size=hidden), rng.normal(size=actions)]
     return NumpyPolicy(weights, biases, rules, **kwargs)  # type: ignore[arg-type]
 
 
@@ -152,8 +155,41 @@ def test_the_config_checks_the_hint() -> None:
 
     with pytest.raises(ValueError, match=r"hint must be one of \('heuristic', 'greedy'\)"):
         TrainConfig(hint="search").validate()
-    with pytest.raises(ValueError, match="Díszített kanaszta only"):
-        TrainConfig(hint="heuristic", variant="pl", num_players=4).validate()
+    assert HINT_SIZE == 200
+    TrainConfig(hint="heuristic", variant="pl", num_players=4).validate()  # every game has hints
+
+
+@pytest.mark.parametrize(("variant", "players"), [("pl", 4), ("sk", 2), ("tr", 4)])
+def test_every_game_gives_its_own_heuristics_hint(variant: str, players: int) -> None:
+    """The hinted VecEnv of classic and Turkish appends that game's HeuristicBot choice, one
+    input per action of the game; an exported policy plays through the wrapper."""
+    pytest.importorskip("sb3_contrib")
+    from training.config import TrainConfig
+    from training.opponents import OpponentPool
+    from training.train import build_env
+
+    config = TrainConfig(
+        hint="heuristic", variant=variant, num_players=players, num_envs=3, opponent_slots=1, max_turns=20
+    )
+    rules = config.rules()
+    size = hint_size(rules)
+    assert size == len(rules.game.action_names(rules)) != HINT_SIZE
+    env, base = build_env(config, OpponentPool({"random": 1.0}, rules))
+    heuristic = make_agent("heuristic", rules)
+    obs = env.reset()
+    seen = set()
+    for _ in range(12):
+        assert obs.shape == (3, observation_size(rules) + size)
+        mask = base.action_masks()
+        choice = heuristic.act(obs[:, :-size], mask)
+        np.testing.assert_array_equal(obs[:, -size:].argmax(axis=1), choice)
+        assert (obs[:, -size:].sum(axis=1) == 1).all()
+        seen.update(choice.tolist())
+        obs, *_ = env.step(choice)
+    assert len(seen) > 2  # draws, melds and discards, not one repeated action
+    agent = HintedPolicy(_policy(rules, count_inputs=False))
+    o, m = obs[:, :-size], base.action_masks()
+    assert mask.shape[1] == size and m[np.arange(3), agent.act(o, m)].all()
 
 
 def test_the_rllib_backend_refuses_a_hint(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

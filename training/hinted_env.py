@@ -17,7 +17,7 @@ from stable_baselines3.common.save_util import load_from_zip_file
 from stable_baselines3.common.vec_env import VecEnv, VecEnvWrapper
 from stable_baselines3.common.vec_env.base_vec_env import VecEnvStepReturn
 
-from agents.hinted import HINT_SIZE, hint_bot, hint_inputs
+from agents.hinted import hint_bot, hint_inputs, hint_size
 from kanaszta_env.spaces import ObservationSpace, rules_of_space
 
 
@@ -31,7 +31,8 @@ class HintedVecEnv(VecEnvWrapper):
         self.masks = masks
         #: columns of the plain observation (what bots and opponents read)
         self.base_size = int(venv.observation_space.shape[0])
-        space = ObservationSpace(rules, hint=hint, hint_size=HINT_SIZE)
+        self.hint_size = hint_size(rules)
+        space = ObservationSpace(rules, hint=hint, hint_size=self.hint_size)
         super().__init__(venv, observation_space=space)
 
     def _hinted(self, obs: np.ndarray) -> np.ndarray:
@@ -46,7 +47,7 @@ class HintedVecEnv(VecEnvWrapper):
         for info in infos:
             final = info.get("terminal_observation")
             if final is not None:  # no mask is left for a finished hand: its hint inputs stay 0
-                info["terminal_observation"] = np.concatenate([final, np.zeros(HINT_SIZE, final.dtype)])
+                info["terminal_observation"] = np.concatenate([final, np.zeros(self.hint_size, final.dtype)])
         return self._hinted(obs), rewards, dones, infos
 
 

@@ -17,7 +17,7 @@ import torch
 from torch import nn
 
 from agents.base import Agent
-from agents.hinted import HINT_SIZE, with_hint
+from agents.hinted import hint_size, with_hint
 from agents.numpy_policy import NumpyPolicy
 from kanaszta_env import Rules
 from kanaszta_env.observation import observation_size
@@ -92,7 +92,7 @@ class PPOAgent(Agent):
             self.trained_rules,
             count_inputs=counts,
             hint=self.hint,
-            hint_size=HINT_SIZE if self.hint else 0,
+            hint_size=hint_size(self.trained_rules) if self.hint else 0,
             name=name or self.name,
             **kwargs,  # type: ignore[arg-type]
         )
