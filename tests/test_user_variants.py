@@ -69,3 +69,29 @@ def test_a_variant_that_changes_the_deck_or_the_rule_set_is_refused() -> None:
         register_preset("x-test", like="nope")
     with pytest.raises(ValueError, match="players"):
         register_preset("seven-test", like="sk", players=(7,))
+
+
+def test_the_shaping_potential_reads_the_variants_canasta_bonus() -> None:
+    """Consumers read the spec too: the classic shaping potential of the house variant counts a
+    natural canasta at 650, so on the same observations it differs from pl's by 150 per natural
+    canasta of the observer's side against the other side's."""
+    from training.games.classic.shaping import ClassicScoreEstimate
+
+    plain, house = Rules(variant="pl", num_players=4), Rules(variant="pl-house-test", num_players=4)
+    games = GameBatch(plain, 16)
+    games.reset(seed=np.arange(16))
+    bot = make_agent("heuristic", plain)
+    seen = []
+    for _ in range(600):
+        live = np.flatnonzero(~games.done)
+        if not len(live):
+            break
+        obs, mask = games.observe(), games.legal_mask()
+        seen.append(obs[live])
+        actions = np.zeros(16, dtype=np.int64)
+        actions[live] = bot.act(obs[live], mask[live])
+        games.step(actions)
+    obs = np.concatenate(seen)
+    gain = (ClassicScoreEstimate(house, scale=1.0)(obs) - ClassicScoreEstimate(plain, scale=1.0)(obs)) / 150
+    np.testing.assert_allclose(gain, np.rint(gain), atol=1e-9)
+    assert (gain > 0).any() and (gain < 0).any()

@@ -142,6 +142,75 @@ def test_kernel_sources_write_no_numbers_of_their_games_spec(game: str) -> None:
     assert offenders == []
 
 
+#: Files above the kernels that may write one of those numbers, and the numbers, for a reason
+#: that is not a rule: the bots' preference weights and the shaping's scales; turn limits,
+#: deal and session counts, HTTP codes, loop bounds, fixed-point scales, pixels, Elo's scale,
+#: option bounds and opening-minimum choices.
+NOT_RULES = {
+    "agents/games/classic/bots.py": {"50", "100", "200", "500"},
+    "agents/games/classic/rollout.py": {"50", "200", "500", "1000"},
+    "agents/games/diszitett/greedy.py": {"100"},
+    "agents/games/diszitett/heuristic_params.py": {"100", "1000"},
+    "agents/games/diszitett/heuristic_values.py": {"50", "100", "200", "600"},
+    "agents/games/diszitett/search.py": {"100", "1000"},
+    "agents/games/turkish/bots.py": {"100"},
+    "agents/games/turkish/rollout.py": {"100", "200", "1000"},
+    "agents/games/turkish/search.py": {"100"},
+    "training/games/classic/shaping.py": {"1000"},
+    "training/games/diszitett/shaping.py": {"300", "1000"},
+    "agents/cli.py": {"200"},
+    "agents/tournament.py": {"100", "200", "400"},
+    "training/cli.py": {"1000"},
+    "training/config.py": {"200"},
+    "training/evaluate.py": {"100", "400", "800", "1000"},
+    "webapp/app.py": {"200", "400"},
+    "webapp/browser.py": {"1000"},
+    "webapp/choices.py": {"200", "400", "1000"},
+    "webapp/cli.py": {"200"},
+    "webapp/routes.py": {"1000"},
+    "webapp/sessions.py": {"200"},
+    "kanaszta_env/envs/render.py": {"50"},
+    "kanaszta_env/games/classic/__init__.py": {"1000"},
+    "kanaszta_env/games/diszitett/__init__.py": {"50"},
+    "kanaszta_env/games/diszitett/position/schema.py": {"200"},
+    "kanaszta_env/games/diszitett/scoring.py": {"1000"},
+    "kanaszta_env/rules.py": {"50", "200"},
+}
+
+
+def test_consumers_write_no_score_or_deck_number_of_a_game() -> None:
+    """Bots, training, the web app and the helpers above the kernels read a game's scores and
+    deck from its spec: none writes a canasta bonus, a red-three, going-out or twin bonus, or a
+    deck size of any game as a number, except the files of :data:`NOT_RULES` for their reasons.
+    The presets' own tables (``variants/``, ``rules_classic.py``) are where the numbers live."""
+    import ast
+    import io
+    import tokenize
+
+    from kanaszta_env.games import get_game
+
+    facts = set()
+    for game in ("diszitett", "classic", "turkish"):
+        spec = get_game(game).spec
+        bonuses = (spec.red_three_each, spec.all_red_threes, spec.going_out, spec.twin, spec.from_hand)
+        facts |= {spec.deck_size, *spec.canasta_bonus, *bonuses, spec.table_clearing, spec.separate_heart_ace}
+    facts = {str(n) for n in facts if n >= 50}  # smaller ones are counts and card values everywhere
+    offenders = []
+    for folder in ("agents", "training", "webapp", "kanaszta_env"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            name = path.relative_to(ROOT).as_posix()
+            if "/kernels/" in name or "/variants/" in name or name.endswith("rules_classic.py"):
+                continue
+            allowed = NOT_RULES.get(name, set())
+            for tok in tokenize.generate_tokens(io.StringIO(path.read_text()).readline):
+                if tok.type != tokenize.NUMBER or "j" in tok.string.lower():
+                    continue
+                value = ast.literal_eval(tok.string)  # 500, 500.0 and 5e2 alike
+                if value == int(value) and str(int(value)) in facts - allowed:
+                    offenders.append(f"{name}:{tok.start[0]}: {tok.line.strip()}")
+    assert offenders == []
+
+
 def test_variant_is_hashable_and_frozen():
     assert isinstance(DISZITETT, Variant)
     with pytest.raises(dataclasses.FrozenInstanceError):

@@ -23,6 +23,7 @@ from kanaszta_env.cards import (
 )
 from kanaszta_env.games.diszitett import actions as A
 from kanaszta_env.games.diszitett.compiled import (
+    CANASTA_SIZE,
     FREE_NAMES,
     PHASE_NAMES,
     State,
@@ -204,7 +205,7 @@ def _why_not_meld(state: State, a: int, p: int, hand: np.ndarray) -> str:
             f"a wild goes only onto a group that already has a natural; "
             f"you have no {GROUP_NAMES[g]} laid (R10.1)"
         )
-    if int(state.cp_groups[0, g].sum()) >= 7:
+    if int(state.cp_groups[0, g].sum()) >= CANASTA_SIZE:
         return f"the {GROUP_NAMES[g]} group is a canasta and takes no wild (R13.3)"
     if g == WILD_GROUP:
         limit = "at most 7 wilds (R10.3)"
@@ -222,7 +223,7 @@ def _why_not_lift(state: State, a: int, p: int) -> str:
         return f"there is no {what} in your {GROUP_NAMES[g]} group"
     if int(state.locked[0, g, kind]) >= wilds:
         return "a wild put into a group this turn cannot be lifted again (R13.2)"
-    if g == WILD_GROUP and int(state.cp_groups[0, g].sum()) >= 7:
+    if g == WILD_GROUP and int(state.cp_groups[0, g].sum()) >= CANASTA_SIZE:
         return "a wild canasta is never taken apart (R13.2)"
     return "no other group could take the lifted wild (R13.2)"
 
@@ -239,7 +240,7 @@ def _why_not_discard(state: State, rules: Rules, t: int, p: int) -> str:
     bad = _illegal_groups(state.groups[0, p])
     if bad:
         return "your groups are not finished: " + "; ".join(bad) + " (meld more, or withdraw, R12.5)"
-    canasta = any(int(state.groups[0, p, g].sum()) >= 7 for g in range(NUM_GROUPS))
+    canasta = any(int(state.groups[0, p, g].sum()) >= CANASTA_SIZE for g in range(NUM_GROUPS))
     if int(hand.sum()) == 1 and not canasta:
         return "discarding your last card would go out, and going out needs a canasta (R14.1)"
     if not state.opened[0, p]:

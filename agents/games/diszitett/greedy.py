@@ -38,6 +38,7 @@ from kanaszta_env.cards import (
 )
 from kanaszta_env.games.diszitett import actions as A
 from kanaszta_env.games.diszitett.compiled import (
+    CANASTA_SIZE,
     I_CUT_INDEX,
     I_HEART_ACES,
     I_PHASE,
@@ -98,7 +99,7 @@ def has_canasta(v: View) -> bool:
         size = 0
         for k in range(v.groups.shape[2]):
             size += v.groups[0, g, k]
-        if size >= 7:
+        if size >= CANASTA_SIZE:
             return True
     return False
 

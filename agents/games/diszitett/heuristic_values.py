@@ -22,6 +22,8 @@ from kanaszta_env.cards import (
 )
 from kanaszta_env.games.diszitett import actions as A
 from kanaszta_env.games.diszitett.compiled import (
+    CANASTA_BASE,
+    CANASTA_SIZE,
     FREE_WAITING,
     I_FRESH,
     I_HEART_ACES,
@@ -39,6 +41,8 @@ from .plan_groups import NAT_TYPE, WILD_TYPE
 
 _VALUE = CARD_VALUE.astype(np.int64)
 _NO_GROUPS = np.zeros((0, GROUP_SLOTS), dtype=np.int8)
+
+_CANASTA_GUESS = int(CANASTA_BASE[2])  # a black canasta's bonus: the commonest kind (R16.1)
 
 
 @njit(cache=True)
@@ -227,8 +231,8 @@ def want_out(v: View, prm: np.ndarray, tn: np.ndarray, tw: np.ndarray) -> bool:
             continue
         per = 20 if g == 11 else _VALUE[NAT_TYPE[g, 0]]
         mine += tn[g] * per + 30 * tw[g]
-        if size >= 7:
-            mine += 300
+        if size >= CANASTA_SIZE:
+            mine += _CANASTA_GUESS
     his = table_score(v, 1) - 12 * v.hand_size[1]
     if v.hand_size[1] <= 3:
         return True  # he is close to going out himself

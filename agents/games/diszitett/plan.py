@@ -25,7 +25,7 @@ from numba import njit
 
 from kanaszta_env.cards import HEART_ACE, NUM_TYPES, WILD_GROUP
 from kanaszta_env.games.diszitett import actions as A
-from kanaszta_env.games.diszitett.compiled import max_wilds
+from kanaszta_env.games.diszitett.compiled import CANASTA_SIZE, max_wilds
 
 from .plan_groups import NAT_TYPE, NG, WILD_TYPE, G, _cards_left, _has_canasta, hand_naturals, plan_value
 from .plan_steps import (
@@ -113,7 +113,7 @@ def _plan(hand, groups, locked, laid, opened, minimum, heart_aces, reserve, opt,
     hw = 0
     for k in range(5):
         hw += max(hand[WILD_TYPE[k]] - reserve[WILD_TYPE[k]], 0)
-    wild_fixed = cp_size[WILD_GROUP] >= 7  # a wild canasta takes nothing more (R13.2)
+    wild_fixed = cp_size[WILD_GROUP] >= CANASTA_SIZE  # a wild canasta takes nothing more (R13.2)
     force = opt[P_FORCE_GROUP]
     committed = False  # cards laid this turn must end in legal groups
     for g in range(G):

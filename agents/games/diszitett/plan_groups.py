@@ -9,7 +9,7 @@ import numpy as np
 from numba import njit
 
 from kanaszta_env.cards import GROUP_CARD_VALUE, JOKER, NATURAL_RANKS, WILD_GROUP
-from kanaszta_env.games.diszitett.compiled import max_wilds
+from kanaszta_env.games.diszitett.compiled import CANASTA_SIZE, max_wilds
 
 NG = 11  # natural groups
 G = 12
@@ -50,7 +50,7 @@ def _room(g: int, tn: np.ndarray, tw: np.ndarray, wild_fixed: bool) -> int:
 @njit(cache=True)
 def _has_canasta(tn: np.ndarray, tw: np.ndarray) -> bool:
     for g in range(G):
-        if tn[g] + tw[g] >= 7:
+        if tn[g] + tw[g] >= CANASTA_SIZE:
             return True
     return False
 

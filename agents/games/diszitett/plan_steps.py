@@ -12,7 +12,7 @@ from numba import njit
 from kanaszta_env.cards import WILD_GROUP
 
 # R10.2 group legality: the rules core's one implementation
-from kanaszta_env.games.diszitett.compiled import max_wilds, natural_group_legal as _legal
+from kanaszta_env.games.diszitett.compiled import CANASTA_SIZE, max_wilds, natural_group_legal as _legal
 
 from .plan_groups import _GROUP_VALUE, NG, _room, plan_value
 
@@ -26,7 +26,7 @@ def _complete_canastas(tn: np.ndarray, tw: np.ndarray, wild_fixed: bool, avail: 
         best_need = 99
         for g in range(NG):
             size = tn[g] + tw[g]
-            if tn[g] < 4 or size >= 7:
+            if tn[g] < 4 or size >= CANASTA_SIZE:
                 continue
             need = 7 - size
             if need <= _room(g, tn, tw, wild_fixed) and need <= avail - spent and need < best_need:
@@ -154,7 +154,7 @@ def _hold_back(n, w, tn, tw, cp_size, k: int, may_break: bool) -> int:
             done = False
             wg = tw[WILD_GROUP]
             shrinkable = wg - 1 >= 3 or (wg == 1 and w[WILD_GROUP] == 0)
-            if wg > w[WILD_GROUP] and shrinkable and not (keep_canastas and wg == 7):
+            if wg > w[WILD_GROUP] and shrinkable and not (keep_canastas and wg == CANASTA_SIZE):
                 tw[WILD_GROUP] -= 1
                 done = True
             if not done:  # a natural from the biggest growing group
@@ -163,7 +163,7 @@ def _hold_back(n, w, tn, tw, cp_size, k: int, may_break: bool) -> int:
                     f = tn[g]
                     if f <= n[g] or not _legal(f - 1, tw[g]):
                         continue
-                    if (keep_canastas or cp_size[g] >= 7) and f + tw[g] == 7:
+                    if (keep_canastas or cp_size[g] >= CANASTA_SIZE) and f + tw[g] == CANASTA_SIZE:
                         continue
                     if best < 0 or f > tn[best]:
                         best = g
@@ -173,14 +173,14 @@ def _hold_back(n, w, tn, tw, cp_size, k: int, may_break: bool) -> int:
             if not done:  # a hand wild
                 for g in range(NG):
                     if tw[g] > w[g] and _legal(tn[g], tw[g] - 1):
-                        if (keep_canastas or cp_size[g] >= 7) and tn[g] + tw[g] == 7:
+                        if (keep_canastas or cp_size[g] >= CANASTA_SIZE) and tn[g] + tw[g] == CANASTA_SIZE:
                             continue
                         tw[g] -= 1
                         done = True
                         break
             if not done:  # a whole group started this turn
                 for g in range(NG):
-                    if n[g] == 0 and tn[g] > 0 and not (keep_canastas and tn[g] + tw[g] >= 7):
+                    if n[g] == 0 and tn[g] > 0 and not (keep_canastas and tn[g] + tw[g] >= CANASTA_SIZE):
                         k -= tn[g] + tw[g] - 1
                         tn[g] = 0
                         tw[g] = 0

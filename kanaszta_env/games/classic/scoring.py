@@ -114,7 +114,7 @@ def side_score(
             if IS_RED_THREE[t]:
                 raise ValueError("a red three is never held: it is laid out at once (C9.1)")
             counts[i, t] += 1
-    if went_out and not any(grp[g].sum() >= 7 for g in range(12)):
+    if went_out and not any(grp[g].sum() >= CLASSIC.canasta_size for g in range(12)):
         raise ValueError("going out needs the side's canasta (C12.2)")
     return int(
         _kernel().score_side(

@@ -145,7 +145,8 @@ def pair_score(
             raise ValueError(f"{list(cards)} is not a legal set or run (T5-T7)")
         if kind not in KINDS:
             raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
-        if (kind == "none") != (len(cards) < 7) or (kind == "full" and canasta_kind(cards) != "full"):
+        short = len(cards) < TURKISH.canasta_size
+        if (kind == "none") != short or (kind == "full" and canasta_kind(cards) != "full"):
             raise ValueError(f"{list(cards)} cannot be a {kind!r} canasta (T8)")
         counts[i], kinds[i] = _counts(cards), KINDS.index(kind)
     score = _kernels("score")

@@ -4,12 +4,13 @@ the observation alone (docs/observation-classic.md) like Díszített's
 
 ``phi = scale * (my side's estimate - the other sides' mean)``, where a side's
 estimate is what the hand would score if it ended now (C13): the card values
-of its melds, canasta bonuses (C6.1: natural 500, mixed 300), 100 per red
+of its melds, canasta bonuses (C6.1: natural and mixed), the bonus per red
 three, minus ``hand_weight`` times the value of the cards in its hands — the
 observer's own cards exactly, every other hand as its size times the mean
-card value. ``dead_end`` takes ``1000 * dead_end * min(1, (4 - h) / 3)`` from
-a side without a canasta whose observer holds ``h <= 3`` cards (nobody may
-go out without a canasta, C12.2, and the holding rule keeps such a hand stuck).
+card value of the deck; every number is read from the preset's spec.
+``dead_end`` takes ``1000 * dead_end * min(1, (4 - h) / 3)`` from a side
+without a canasta whose observer holds ``h <= 3`` cards (nobody may go out
+without a canasta, C12.2, and the holding rule keeps such a hand stuck).
 """
 
 from __future__ import annotations
@@ -26,9 +27,8 @@ from kanaszta_env.games.classic.observation import (
 from kanaszta_env.observation import split
 
 RANKS = 11
-MEAN_CARD = 12.0  # about the mean value of a card in a 108-card deck (C1.6)
+BLACK_THREE, TWO, JOKER = RANKS, RANKS + 1, RANKS + 2  # the last kinds of KIND_VALUE
 HAND_WORTH = 1000.0
-NATURAL_CANASTA, MIXED_CANASTA = 500.0, 300.0
 
 
 class ClassicScoreEstimate:
@@ -42,25 +42,31 @@ class ClassicScoreEstimate:
         self.rules, self.scale, self.hand_weight, self.dead_end = rules, scale, hand_weight, dead_end
         self.copies = kind_copies(rules.num_players)
         self.sides = len(set(rules.sides()))
+        spec = rules.spec
+        self.canasta_size, self.red_three = spec.canasta_size, float(spec.red_three_each)
+        self.mixed, self.natural = (float(b) for b in spec.canasta_bonus[1:3])
+        self.mean_card = float(self.copies @ KIND_VALUE / self.copies.sum())  # C1.6, red threes aside
 
     def __call__(self, obs: np.ndarray) -> np.ndarray:
         """(N,) potential of each observation."""
         p = split(np.asarray(obs, dtype=np.float32), self.rules)
         melds = p["melds"].astype(np.float64)  # (N, S, 13, 3), own side first
-        naturals = np.rint(melds[..., 0] * np.r_[self.copies[:RANKS], 0.0, self.copies[11]])
-        twos = np.rint(melds[..., 1] * self.copies[12])
-        jokers = np.rint(melds[..., 2] * self.copies[13])
-        values = np.r_[KIND_VALUE[:RANKS], 0.0, KIND_VALUE[11]]
-        table = (naturals * values).sum(axis=2) + 20.0 * twos.sum(axis=2) + 50.0 * jokers.sum(axis=2)
+        c = self.copies
+        naturals = np.rint(melds[..., 0] * np.r_[c[:RANKS], 0.0, c[BLACK_THREE]])
+        twos = np.rint(melds[..., 1] * c[TWO])
+        jokers = np.rint(melds[..., 2] * c[JOKER])
+        values = np.r_[KIND_VALUE[:RANKS], 0.0, KIND_VALUE[BLACK_THREE]]
+        table = (naturals * values).sum(axis=2)
+        table += KIND_VALUE[TWO] * twos.sum(axis=2) + KIND_VALUE[JOKER] * jokers.sum(axis=2)
         size = naturals + twos + jokers
-        canasta = size[:, :, :12] >= 7
+        canasta = size[:, :, :12] >= self.canasta_size
         pure = (twos + jokers)[:, :, :12] == 0
-        table += (canasta * np.where(pure, NATURAL_CANASTA, MIXED_CANASTA)).sum(axis=2)
-        table += 100.0 * np.rint(p["red_threes"] * 2 * self.copies[11] / 2)
+        table += (canasta * np.where(pure, self.natural, self.mixed)).sum(axis=2)
+        table += self.red_three * np.rint(p["red_threes"] * c[BLACK_THREE])  # as many red as black threes
         # hands: the observer's exactly, every other seat's by its size
         sizes = np.rint(p["hand_sizes"] * HAND_SIZE_SCALE_CLASSIC)  # (N, P) own first
         own_value = np.rint(p["hand"] * self.copies) @ KIND_VALUE
-        hands = sizes * MEAN_CARD
+        hands = sizes * self.mean_card
         hands[:, 0] = own_value
         side = relative_sides(self.rules.sides(), p["partners"])
         estimate = table.copy()
