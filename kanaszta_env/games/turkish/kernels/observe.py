@@ -33,8 +33,10 @@ def _encode_melds(s, b: int, p: int, out, i: int) -> int:
     mover_pair = s.to_move[b] % 2
     for rel in range(2):
         pair = (p + rel) % 2
-        for k in range(MELDS):
-            i = _counts(s.melds[b, pair, k], out, i)
+        laid = s.meld_count[b, pair]
+        for k in range(laid):  # the slots after a pair's melds are empty: ``out`` is zeroed
+            _counts(s.melds[b, pair, k], out, i + 53 * k)
+        i += 53 * MELDS
     for rel in range(2):
         pair = (p + rel) % 2
         for k in range(MELDS):
