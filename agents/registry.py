@@ -13,7 +13,6 @@ from kanaszta_env.games import set_agent_factory
 
 from .base import Agent, PolicyAgent
 from .games.classic.bots import ClassicGreedyBot, ClassicHeuristicBot
-from .games.classic.search import ClassicSearchBot
 from .games.classic.terminal import ClassicWords
 from .games.diszitett.greedy import GreedyBot
 from .games.diszitett.heuristic import DEFAULT_PARAMS, HeuristicBot
@@ -24,6 +23,7 @@ from .games.turkish.terminal import TurkishWords
 from .hinted import load_policy_file
 from .human import TerminalWords
 from .random_bot import RandomBot
+from .search import SimulatedSearchBot
 
 BOT_NAMES = ("random", "greedy", "heuristic", "search", "ppo")
 #: the policies ``make_agent("ppo", rules)`` loads, one per table (``agents/data``): trained by
@@ -87,10 +87,16 @@ def bot_names(rules: Rules) -> tuple[str, ...]:
     return ("random", *_BOTS.get(rules.game.name, {}))
 
 
-def _turkish_search(rules: Rules, **options: object) -> Agent:
-    from .games.turkish.search import TurkishSearchBot  # compiles the rollouts: only when asked for
+def _classic_search(rules: Rules, **options: object) -> Agent:
+    from .games.classic.search import ClassicSearch  # compiles the rollouts: only when asked for
 
-    return TurkishSearchBot(rules, **options)  # type: ignore[arg-type]
+    return SimulatedSearchBot(rules, ClassicSearch(), **options)  # type: ignore[arg-type]
+
+
+def _turkish_search(rules: Rules, **options: object) -> Agent:
+    from .games.turkish.search import TurkishSearch  # compiles the rollouts: only when asked for
+
+    return SimulatedSearchBot(rules, TurkishSearch(), **options)  # type: ignore[arg-type]
 
 
 _SEARCH = {k: v for k, v in _SEARCH_OPTIONS.items() if k != "modes"}
@@ -107,7 +113,7 @@ for _game, _bots in {
     "classic": {
         "greedy": Bot(ClassicGreedyBot),
         "heuristic": Bot(ClassicHeuristicBot, _CLASSIC_HEURISTIC_OPTIONS),
-        "search": Bot(ClassicSearchBot, _SEARCH, seeded=True),
+        "search": Bot(_classic_search, _SEARCH, seeded=True),
     },
     "turkish": {
         "greedy": Bot(TurkishGreedyBot),

@@ -3,11 +3,12 @@
 Decision points (observation + legal mask, every phase) are collected from
 seeded ``HeuristicBot`` self-play; each bot then decides all of them in one
 batched call, after a warm-up call that compiles it. Prints CPU time per
-decision (median of ``--repeats`` runs); for ``SearchBot`` also the share of
+decision (median of ``--repeats`` runs); for a search bot also the share of
 decisions it searched and the time per searched decision.
 
     python benchmarks/bench_bots.py [--games 32] [--repeats 3] [--search "search:samples=12"]
     python benchmarks/bench_bots.py --variant pl --players 4     # classic canasta's bots
+    python benchmarks/bench_bots.py --variant tr --players 4     # Turkish kanasta's bots
 """
 
 from __future__ import annotations
@@ -77,7 +78,7 @@ def main() -> None:
         searched = None
         if values is not None:
             searched = int((~np.isnan(values[:, 1])).sum())
-        elif hasattr(bot, "searched"):  # the classic search bot counts them
+        elif hasattr(bot, "searched"):  # SimulatedSearchBot (classic, Turkish) counts them
             searched = bot.searched - before
         if searched is not None:
             each = per * len(obs) / max(searched, 1) * 1e3

@@ -13,7 +13,7 @@ from agents.human import play_human
 from agents.registry import make_agent
 from agents.tournament import round_robin
 from kanaszta_env import Rules
-from kanaszta_env.games.turkish.actions import ACTION_NAMES
+from kanaszta_env.games.turkish.actions import ACTION_NAMES, TAKE_PILE
 
 RULES = Rules(variant="tr")
 
@@ -128,6 +128,26 @@ def test_heuristic_self_play_often_goes_out():
     seats = np.zeros((32, 4), dtype=np.int64)
     result = play_batch(RULES, [make_agent("heuristic", RULES)], seats, np.arange(32))
     assert (result.end_reason == 1).mean() >= 0.3, result.end_reason
+
+
+@pytest.mark.parametrize(
+    ("pile", "taken"),
+    [(["9C"], True), (["QD"], True), (["2C"], True), (["4H"], False), (["4H", "5S"], True)],
+)
+def test_heuristic_takes_a_pile_of_two_or_one_card_that_joins_the_hand(pile, taken):
+    """T4.1a: a pile of two cards or more always; one card when it is wild or joins the hand
+    (a 9 to the 9, the QD beside the JD); a lone 4H that joins nothing is left for the stock.
+    The compiled rollout policy of the search bot decides the same."""
+    from turkish_helpers import table
+
+    from agents.games.turkish import rollout
+
+    games = table([["9S", "JD", "KC"], ["3D"], ["3H"], ["4C"]], pile=pile)
+    mask = games.legal_mask()
+    choice = make_agent("heuristic", RULES).act(games.observe(), mask)[0]
+    assert (choice == TAKE_PILE) == taken and mask[0, choice]
+    row = mask[0].astype(np.bool_)
+    assert rollout.choose(games.state, 0, row) == choice
 
 
 def test_heuristic_makes_a_forced_canasta_opening_with_a_wild():

@@ -1,16 +1,20 @@
-"""The Turkish search bot (agents/games/turkish/search.py): its sampled worlds, rollouts and play."""
+"""The Turkish search bot (agents/search.py with the kit of agents/games/turkish/search.py): its
+sampled worlds, rollouts and play."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
+from numba import njit
 
 from agents.base import play_batch
 from agents.games.turkish import rollout as R
 from agents.games.turkish.bots import TurkishHeuristicBot
 from agents.games.turkish.determinise import determinise
-from agents.games.turkish.search import TurkishSearchBot
+from agents.games.turkish.search import TurkishSearch
 from agents.registry import make_agent
+from agents.search import SimulatedSearchBot
+from agents.tournament import play_pair
 from kanaszta_env import GameBatch, Rules
 from kanaszta_env.engine.kernels import kernels_for
 from kanaszta_env.observation import split
@@ -86,7 +90,7 @@ def _redeal(g: GameBatch, i: int, rng: np.random.Generator):
 def test_hidden_cards_do_not_change_decisions():
     """Re-dealing the cards the mover cannot see in the true game changes neither his
     observation nor the bot's decision (a function of its observation and seed)."""
-    bot = TurkishSearchBot(RULES, samples=4, horizon=4, seed=7)
+    bot = SimulatedSearchBot(RULES, TurkishSearch(), samples=4, horizon=4, seed=7)
     other = GameBatch(RULES, 1)
     rng = np.random.default_rng(2)
     searched = 0
@@ -102,11 +106,23 @@ def test_hidden_cards_do_not_change_decisions():
     assert searched > 5
 
 
+@njit
+def _play_policy(s, cfg, steps: int) -> None:
+    """Play the rollout policy in every game for up to ``steps`` actions or to its end."""
+    row = np.zeros(R.NUM_ACTIONS, dtype=np.bool_)
+    rewards = np.zeros((s.phase.shape[0], 4), dtype=np.float64)
+    for b in range(s.phase.shape[0]):
+        for _ in range(steps):
+            if s.phase[b] == R.PHASE_OVER or R.legal_row(s, cfg, b, row) == 0:
+                break
+            R.apply_action(s, cfg, b, R.choose(s, b, row), rewards)
+
+
 def test_rollout_policy_plays_whole_hands():
     g = GameBatch(RULES, 40)
     g.reset(seed=5)
     s = g.state
-    R.play_policy(s, RULES.to_config(), 100_000)
+    _play_policy(s, RULES.to_config(), 100_000)
     assert (s.phase == 5).all()
     assert (s.end_reason == 1).sum() > 5  # it goes out, so it takes Fis and makes canastas
     assert (s.fi_taker >= 0).sum() > 40
@@ -124,10 +140,17 @@ def test_search_bot_plays_whole_hands_legally():
 
 def test_registry_options():
     bot = make_agent("search:samples=5,horizon=3,max_discards=2,hand_weight=0.5,z=0.5,prior=2,seed=9", RULES)
-    assert isinstance(bot, TurkishSearchBot) and bot.name.startswith("search:")
+    assert isinstance(bot.kit, TurkishSearch) and bot.name.startswith("search:")
     assert (bot.samples, bot.horizon, bot.max_discards, bot.seed) == (5, 3, 2, 9)
     assert (bot.hand_weight, bot.z, bot.prior) == (0.5, 0.5, 2.0)
     assert make_agent("search", RULES, seed=4).seed == 4
+
+
+def test_search_is_no_worse_than_the_heuristic_it_starts_from():
+    """On duplicate deals (both pairs of each deal) the search does not lose to the heuristic."""
+    bot = make_agent("search:samples=8,horizon=8", RULES, seed=1)
+    result = play_pair(RULES, bot, make_agent("heuristic", RULES), deals=12, seed=77)
+    assert result.summary()["diff_ci95"][1] > 0 and bot.overruled > 0
 
 
 @pytest.mark.parametrize(

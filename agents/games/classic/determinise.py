@@ -1,15 +1,17 @@
 """Positions of classic canasta consistent with one seat's observation.
 
 :func:`determinise` turns the observation of the deciding seat (its pieces,
-docs/observation-classic.md) into full position documents (docs/position.md,
-"Classic canasta") that agree with everything the seat knows: its own hand,
-every side's melds, red threes, opening, scores, all hand sizes and the cards
-publicly known in them, the discard pile's contents and top, the stock's
-size and the state of the turn. The cards it cannot see — the other hands'
-unknown cards and the stock — are dealt at random from the cards nobody has
-seen (red threes not yet laid out can only be in the stock: a drawn or dealt
-red three is laid out at once, C9.1). The documents are loaded by the public
-:func:`kanaszta_env.position.load`, which checks them like any position.
+docs/observation-classic.md) into a batch of sampled positions (a ``ClassicState``
+the compiled kernels take) that agree with everything the seat knows: its own
+hand, every side's melds, red threes, opening, scores, all hand sizes and the
+cards publicly known in them, the discard pile's contents and top, the stock's
+size and the state of the turn. What they share is written once as a position
+document (docs/position.md, "Classic canasta") and loaded by the public
+:func:`kanaszta_env.position.load_batch`, which checks it like any position; the
+cards the seat cannot see — the other hands' unknown cards and the stock — are
+then dealt at random in each sample's arrays from the cards nobody has seen
+(red threes not yet laid out can only be in the stock: a drawn or dealt red
+three is laid out at once, C9.1).
 
 What the observation cannot tell is filled in plainly: suits are handed out
 in deck order (they never matter in classic canasta but for threes, whose
@@ -23,11 +25,12 @@ his, and seats keep the observation's relative order.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
-from kanaszta_env import Rules
-from kanaszta_env.cards import TYPE_NAMES
+from kanaszta_env import Rules, position as positions
+from kanaszta_env.cards import IS_RED_THREE, NUM_TYPES, TYPE_NAMES
 from kanaszta_env.games.classic.observation import HAND_SIZE_SCALE, SCORE_SCALE, kind_copies, observer_seats
 from kanaszta_env.games.classic.position.parse import rule_diff, seat_of_turn, seat_order
 from kanaszta_env.rules_classic import DECKS, deck_cards
@@ -142,12 +145,21 @@ def _turn(t: ObservedTable, mover: int, sitter: int | None) -> tuple[int, int]:
 
 def determinise(
     rules: Rules, pieces: dict[str, np.ndarray], rng: np.random.Generator, samples: int
-) -> tuple[list[dict], int]:
-    """``samples`` position documents consistent with one observation row (``pieces``: the
-    row's pieces by name, :func:`kanaszta_env.observation.split` of a single row) and the
-    observer's seat in them. Raises ``ValueError`` if the observation does not add up."""
+) -> tuple[Any, int]:
+    """``samples`` positions consistent with one observation row (``pieces``: the row's pieces
+    by name, :func:`kanaszta_env.observation.split` of a single row) as one ``ClassicState``
+    batch the compiled kernels take, and the observer's seat in them. Raises ``ValueError``
+    if the observation does not add up."""
     t = ObservedTable(rules, pieces)
-    p, n = pieces, rules.num_players
+    s = positions.load_batch([_document(t)]).state
+    s = type(s)(*(np.ascontiguousarray(np.repeat(f, samples, axis=0)) for f in s))
+    _redeal(s, t.me, rng)
+    return s, t.me
+
+
+def _document(t: ObservedTable) -> dict:
+    """One position document of the observation, the hidden cards dealt in deck order."""
+    p, n = t.p, t.rules.num_players
     base = _Cards(t.decks)
     hand = base.hand(t.count(p["hand"]), "the observer's hand")
     sizes = [int(np.rint(x * HAND_SIZE_SCALE)) for x in p["hand_sizes"]]
@@ -173,45 +185,50 @@ def determinise(
     pile = list(RED_THREES * t.decks)[:red_in_pile] + pile
     red_left = 2 * t.decks - sum(red_laid) - red_in_pile
     stock_size = int(np.rint(p["stock_size"][0] * t.deck))
-    unseen = [c for cards in base.pool for c in cards]
+    deal = [c for cards in base.pool for c in cards]
     hidden = {q: sizes[r] - len(known.get(q, [])) for r, q in enumerate(t.seat) if r > 0}
-    _unclip(
-        hidden,
-        [t.seat[r] for r in range(1, n) if sizes[r] >= HAND_SIZE_SCALE],
-        len(unseen) - stock_size + red_left,
-    )
-    if sum(hidden.values()) + stock_size - red_left != len(unseen) or not 0 <= red_left <= stock_size:
+    clipped = [t.seat[r] for r in range(1, n) if sizes[r] >= HAND_SIZE_SCALE]
+    extra = len(deal) - stock_size + red_left - sum(hidden.values())
+    for i, q in enumerate(clipped):  # sizes of 40 or more show as 40: they share what is left
+        hidden[q] += extra // len(clipped) + (i < extra % len(clipped))
+    if sum(hidden.values()) + stock_size - red_left != len(deal) or not 0 <= red_left <= stock_size:
         raise ValueError(
-            f"the observation does not add up: {len(unseen)} unseen cards, {sum(hidden.values())} hidden in "
+            f"the observation does not add up: {len(deal)} unseen cards, {sum(hidden.values())} hidden in "
             f"hands, {stock_size} in the stock of which {red_left} red threes"
         )
-    common = _public_doc(t, pile, locked, melds, red_laid)
-    docs = []
-    for _ in range(samples):
-        deal = list(unseen)
-        rng.shuffle(deal)
-        hands = {t.me: hand}
-        for q, k in hidden.items():
-            hands[q], deal = known[q] + deal[:k], deal[k:]
-        stock = deal + list(RED_THREES * t.decks)[red_in_pile : red_in_pile + red_left]
-        rng.shuffle(stock)
-        players = [
-            {
-                "hand": hands[q],
-                "known": known.get(q, []),
-                "laid_before": bool(p["laid_before"][t.seat.index(q)] > 0.5),
-            }
-            for q in range(n)
-        ]
-        doc = {
-            **common,
-            "rng": int(rng.integers(0, 2**63)),
-            "stock": stock,
-            "players": players,
-        }
-        _checkpoint(doc, t)
-        docs.append(doc)
-    return docs, t.me
+    hands = {t.me: hand}
+    for q, k in hidden.items():
+        hands[q], deal = known[q] + deal[:k], deal[k:]
+    laid = [bool(p["laid_before"][t.seat.index(q)] > 0.5) for q in range(n)]
+    players = [{"hand": hands[q], "known": known.get(q, []), "laid_before": laid[q]} for q in range(n)]
+    stock = deal + list(RED_THREES * t.decks)[red_in_pile : red_in_pile + red_left]
+    doc = {**_public_doc(t, pile, locked, melds, red_laid), "rng": 0, "stock": stock, "players": players}
+    _checkpoint(doc, t)
+    return doc
+
+
+def _redeal(s: Any, me: int, rng: np.random.Generator) -> None:
+    """Deal the cards seat ``me`` cannot see at random in every game of ``s`` (all copies of
+    one position): the other hands' unknown cards and the stock, red threes only to the
+    stock (a red three is laid out at once, C9.1)."""
+    others = [q for q in range(s.hand.shape[1]) if q != me]
+    unknown = [(s.hand[0, q] - s.known[0, q]).astype(np.int64) for q in others]
+    stock = s.stock[0, : s.stock_len[0]].copy()
+    red = IS_RED_THREE[stock]
+    pool = np.concatenate([*(np.repeat(np.arange(NUM_TYPES), u) for u in unknown), stock[~red]])
+    mover = int(s.mover[0])
+    begun = s.cp_hand[0] - s.hand[0, mover]  # the checkpoint's cards beyond the mover's hand
+    for b in range(s.hand.shape[0]):
+        deal = rng.permutation(pool)
+        at = 0
+        for q, u in zip(others, unknown, strict=True):
+            k = int(u.sum())
+            s.hand[b, q] = s.known[0, q] + np.bincount(deal[at : at + k], minlength=NUM_TYPES)
+            at += k
+        s.stock[b, : len(stock)] = rng.permutation(np.concatenate([deal[at:], stock[red]]))
+        s.rng[b] = np.uint64(rng.integers(0, 2**63))
+        if mover != me:  # the mover's checkpoint follows his re-dealt hand
+            s.cp_hand[b] = s.hand[b, mover] + begun
 
 
 def _public_doc(
@@ -253,14 +270,6 @@ def _public_doc(
             "asked": ASKED[_one_hot(p["asked"])],
         },
     }
-
-
-def _unclip(hidden: dict[int, int], clipped: list[int], total: int) -> None:
-    """Hand sizes of 40 or more are shown as 40 (the piece is clipped): share the hidden cards
-    the other seats do not account for among those seats, as evenly as possible."""
-    extra = total - sum(hidden.values())
-    for i, q in enumerate(clipped):
-        hidden[q] += extra // len(clipped) + (i < extra % len(clipped))
 
 
 def _checkpoint(doc: dict, t: ObservedTable) -> None:

@@ -5,8 +5,8 @@ legitimate only because it plays inside the search bot's own sampled worlds
 (:mod:`agents.games.turkish.determinise`), where every card is the bot's guess. It
 plays every seat like a simple version of ``TurkishHeuristicBot``:
 
-* at the draw it takes the pile when it is big, or its top card makes a set
-  with two of the hand, or it fits one of the pair's melds (opened players);
+* at the draw it takes the pile when it holds two cards or more, or one that is wild
+  or joins the hand (a card of its rank or a run neighbour), as the heuristic does;
 * melds begun this turn are finished first (naturals before wilds; a run when
   the hand holds the next two ranks of the suit, else a set), or the melding
   is withdrawn when they cannot be;
@@ -207,22 +207,16 @@ def _discard(hand, row) -> int:
 
 
 @njit(cache=True)
-def _want_pile(s, b: int, p: int) -> bool:
-    n = s.pile_len[b]
-    if n >= 5:
+def _joins(hand, t: int) -> bool:
+    """Whether card ``t`` is wild or joins ``hand``: a card of its rank or a run neighbour."""
+    if not _natural(t):
         return True
-    top = s.pile[b, n - 1]
-    if _natural(top) and _rank_count(s.hand[b, p], top // 4) >= 2:
+    rank, suit = t // 4, t % 4
+    if _rank_count(hand, rank) > 0:
         return True
-    if s.opened[b, p] == 1:
-        pair = p % 2
-        for k in range(s.meld_count[b, pair]):
-            meld = s.melds[b, pair, k]
-            meld[top] += 1
-            ok = analyse(meld)[0] == VALID
-            meld[top] -= 1
-            if ok:
-                return True
+    for d in (-2, -1, 1, 2):
+        if 0 <= rank + d <= 13 and hand[((rank + d) % 13) * 4 + suit] > 0:
+            return True
     return False
 
 
@@ -231,7 +225,8 @@ def choose(s, b: int, row) -> int:
     """The rollout policy's action in game ``b`` (``row``: its legal mask)."""
     p = s.to_move[b]
     if s.phase[b] == PHASE_DRAW:
-        if row[TAKE_PILE] and (not row[0] or _want_pile(s, b, p)):
+        n = s.pile_len[b]
+        if row[TAKE_PILE] and (not row[0] or n >= 2 or _joins(s.hand[b, p], s.pile[b, n - 1])):
             return TAKE_PILE
         return 0
     hand = s.hand[b, p]
@@ -297,19 +292,3 @@ def rollout(s, cfg, first, horizon: int, hand_weight: float, values) -> None:
             values[b] = s.hand_scores[b, 0] - s.hand_scores[b, 1]
         else:
             values[b] = _standing(s, b, 0, hand_weight) - _standing(s, b, 1, hand_weight)
-
-
-@njit(cache=True)
-def play_policy(s, cfg, steps: int) -> int:
-    """Play the policy in every game for up to ``steps`` actions each (a test helper): the number
-    of actions played; stops a game when it is over."""
-    row = np.zeros(NUM_ACTIONS, dtype=np.bool_)
-    rewards = np.zeros((s.phase.shape[0], 4), dtype=np.float64)
-    played = 0
-    for b in range(s.phase.shape[0]):
-        for _ in range(steps):
-            if s.phase[b] == PHASE_OVER or legal_row(s, cfg, b, row) == 0:
-                break
-            apply_action(s, cfg, b, choose(s, b, row), rewards)
-            played += 1
-    return played

@@ -1,0 +1,125 @@
+"""``SimulatedSearchBot``: determinised Monte-Carlo search over a game's compiled rollouts.
+
+It plays like its game's heuristic bot except at the decisions the game's kit
+offers alternatives for (classic and Turkish: the draw or the discard pile, and
+the discard), where it compares candidates by simulation:
+
+1. sample ``samples`` worlds consistent with the deciding seat's observation (the
+   kit's ``determinise``: the hidden cards at random, everything public where it
+   is), with random numbers seeded from the bot's seed and the observation;
+2. in each, play each candidate (the heuristic's choice first), then the kit's
+   compiled rollout policy for every seat for ``horizon`` turns or to the hand's
+   end — the same worlds for every candidate (common random numbers);
+3. value the result for the seat's side (the kit's ``simulate``: its score minus
+   the others', the cards in hand counted at ``hand_weight`` of their cost while
+   the hand goes on);
+4. keep the heuristic's choice unless another candidate's paired gain over it
+   has a lower bound (mean − ``z`` standard errors) above ``prior`` points — then
+   the one with the best such bound.
+
+Decisions are a function of the observation and the seed, so re-dealing cards
+the bot cannot see never changes them. A game supplies only a :class:`SearchKit`.
+"""
+
+from __future__ import annotations
+
+import zlib
+from typing import Any, Protocol
+
+import numpy as np
+
+from kanaszta_env import Rules
+from kanaszta_env.observation import split
+
+from .base import Agent
+
+SETTINGS = ("samples", "horizon", "max_discards", "hand_weight", "prior", "z")
+
+
+class SearchKit(Protocol):
+    """What one game supplies: ``defaults`` (every key of :data:`SETTINGS`), its
+    ``heuristic`` bot, and the methods below."""
+
+    defaults: dict[str, float]
+    heuristic: Agent
+
+    def setup(self, rules: Rules) -> None:
+        """Prepare for ``rules`` (the heuristic too)."""
+
+    def candidates(
+        self, pieces: dict, mask: np.ndarray, chosen: np.ndarray, max_discards: int
+    ) -> list[list[int]]:
+        """Per row: the heuristic's choice ``chosen[i]`` first, then the alternatives to simulate."""
+
+    def determinise(self, row: dict, rng: np.random.Generator, samples: int) -> tuple[Any, int]:
+        """``samples`` worlds of one row's pieces as a state batch, and the observer's seat."""
+
+    def simulate(
+        self, state: Any, seat: int, first: np.ndarray, horizon: int, hand_weight: float
+    ) -> np.ndarray:
+        """Play ``first[b]`` in world ``b`` and roll out: each world's value for ``seat``'s side."""
+
+
+class SimulatedSearchBot(Agent):
+    """The heuristic's play with the kit's decisions chosen by simulation (module doc)."""
+
+    name = "search"
+
+    def __init__(self, rules: Rules | None, kit: SearchKit, seed: int = 0, **settings: float) -> None:
+        unknown = sorted(set(settings) - set(SETTINGS))
+        if unknown:
+            raise ValueError(f"unknown search option(s) {unknown}; known: {[*SETTINGS, 'seed']}")
+        given = {**kit.defaults, **settings}
+        for key, low in (("samples", 2), ("horizon", 1), ("max_discards", 1)):
+            value = given[key]
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
+                raise ValueError(f"{key} must be an integer of at least {low}, got {value!r}")
+        if not 0.0 <= given["hand_weight"] <= 1.0:
+            raise ValueError(f"hand_weight must lie in [0, 1], got {given['hand_weight']!r}")
+        if given["z"] < 0:
+            raise ValueError(f"z must be non-negative, got {given['z']!r}")
+        self.samples, self.horizon, self.max_discards = (int(given[k]) for k in SETTINGS[:3])
+        self.hand_weight, self.prior, self.z = (float(given[k]) for k in SETTINGS[3:])
+        self.kit, self.seed = kit, int(seed)
+        #: decisions searched and overruled so far (the heuristic's choice kept otherwise)
+        self.searched = self.overruled = 0
+        if rules is not None:
+            self.setup(rules)
+
+    def setup(self, rules: Rules) -> None:
+        """Take ``rules`` and set the kit up for them."""
+        super().setup(rules)
+        self.kit.setup(rules)
+
+    def act(self, obs: np.ndarray, mask: np.ndarray, slots: np.ndarray | None = None) -> np.ndarray:
+        """The heuristic's actions, chosen by simulation where the kit offers alternatives."""
+        obs = np.asarray(obs, dtype=np.float32)
+        mask = np.asarray(mask, dtype=np.bool_)
+        choice = self.kit.heuristic.act(obs, mask)
+        pieces = split(obs, self.rules)
+        for i, cands in enumerate(self.kit.candidates(pieces, mask, choice, self.max_discards)):
+            if len(cands) > 1:
+                k = self._search(obs[i], {name: v[i] for name, v in pieces.items()}, cands)
+                self.searched += 1
+                self.overruled += k != 0
+                choice[i] = cands[k]
+        return choice
+
+    def _search(self, obs_row: np.ndarray, row: dict[str, np.ndarray], cands: list[int]) -> int:
+        """Index of the chosen candidate for one observation row."""
+        rng = np.random.default_rng([self.seed, zlib.crc32(obs_row.tobytes())])
+        worlds, seat = self.kit.determinise(row, rng, self.samples)
+        c = len(cands)
+        worlds = type(worlds)(*(np.ascontiguousarray(np.repeat(f, c, axis=0)) for f in worlds))
+        first = np.tile(np.asarray(cands, dtype=np.int64), self.samples)
+        values = self.kit.simulate(worlds, seat, first, self.horizon, self.hand_weight)
+        return self.pick(np.asarray(values).reshape(self.samples, c))
+
+    def pick(self, v: np.ndarray) -> int:
+        """Candidate 0 (the heuristic's) unless another's paired gain over it, ``v`` being
+        (samples, candidates) values, has a lower bound (mean - z standard errors) above
+        ``prior``; then the best such bound."""
+        d = v[:, 1:] - v[:, :1]
+        bound = d.mean(axis=0) - self.z * d.std(axis=0, ddof=1) / np.sqrt(len(v))
+        best = int(np.argmax(bound))
+        return best + 1 if bound[best] > self.prior else 0
