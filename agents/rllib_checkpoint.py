@@ -98,10 +98,10 @@ class RLlibAgent(Agent):
         return actions.numpy().astype(np.int64)
 
 
-def load_rllib_checkpoint(
-    path: str | Path, name: str | None = None, deterministic: bool = True
-) -> RLlibAgent:
-    """The learner's RLModule of an RLlib checkpoint folder as a batched agent."""
+def load_rllib_checkpoint(path: str | Path, name: str | None = None, deterministic: bool = True) -> Agent:
+    """The learner's RLModule of an RLlib checkpoint folder as a batched agent; a module that
+    reads a hint comes back as its NumPy actor in a :class:`~agents.hinted.HintedPolicy`, which
+    adds the hint to plain observations."""
     folder = module_dir(path)
     try:
         import torch
@@ -111,4 +111,6 @@ def load_rllib_checkpoint(
     threads = torch.get_num_threads()
     module = RLModule.from_checkpoint(folder)
     torch.set_num_threads(threads)  # Ray may change it while restoring
+    if getattr(module.observation_space, "hint", ""):
+        return module.to_agent(name or f"rllib:{path}", deterministic=deterministic)
     return RLlibAgent(module, name or f"rllib:{path}", deterministic=deterministic)

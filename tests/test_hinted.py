@@ -192,13 +192,23 @@ def test_every_game_gives_its_own_heuristics_hint(variant: str, players: int) ->
     assert mask.shape[1] == size and m[np.arange(3), agent.act(o, m)].all()
 
 
-def test_the_rllib_backend_refuses_a_hint(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_rllib_backend_takes_a_hint(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--backend rllib --hint`` reaches the RLlib trainer (tests/test_rllib.py trains such a run)."""
+    import training.rllib.train as rllib_train
     from kanaszta_env.cli import main
+    from training.config import TrainConfig
+    from training.train import TrainResult
 
+    hints: list[str] = []
+
+    def train_rllib(config: TrainConfig, options: object) -> TrainResult:
+        hints.append(config.hint)
+        return TrainResult(tmp_path, tmp_path / "final", 0, 1.0, 0.0, None)
+
+    monkeypatch.setattr(rllib_train, "train_rllib", train_rllib)
     run = str(tmp_path / "run")
-    assert main(["train", "--backend", "rllib", "--hint", "heuristic", "--run-dir", run]) == 2
-    assert "--hint is not supported by --backend rllib" in capsys.readouterr().err
-    assert not (tmp_path / "run").exists()  # refused before anything is written
+    assert main(["train", "--backend", "rllib", "--hint", "heuristic", "--run-dir", run]) == 0
+    assert hints == ["heuristic"]
 
 
 def test_hinted_training_end_to_end(tmp_path: Path) -> None:

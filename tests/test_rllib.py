@@ -5,7 +5,9 @@ and Turkish kanasta (tr).
 The run test starts Ray with 2 CPUs, trains two iterations of a tiny budget with
 one env runner (a league with bots and snapshots), saves, reloads the
 checkpoint as an agent through ``agents.registry`` and plays hands with it,
-then resumes the run for one more iteration.
+then resumes the run for one more iteration. The hinted tests compare the module after
+the imitation warm start with the SB3 policy it was copied from, then train a hinted run,
+export it as a HintedPolicy and refuse to resume it without the hint.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import torch
 from agents.base import play_batch
 from agents.random_bot import RandomBot
 from agents.registry import make_agent
-from kanaszta_env import Rules
+from kanaszta_env import GameBatch, Rules
 from kanaszta_env.observation import observation_size
 from training.config import TrainConfig
 from training.rllib.env import make_env
@@ -197,3 +199,116 @@ def test_rllib_options_come_from_the_toml_table_and_flags(tmp_path: Path) -> Non
     path.write_text("[rllib]\nnum_runners = 3\n", encoding="utf-8")
     with pytest.raises(ValueError, match="num_runners"):
         parse_options(parser.parse_args(["--config", str(path)]))
+
+
+#: the hinted runs: the heuristic's hint and the local trainer's imitation warm start of it
+#: (4,096 decisions, 100 epochs of two minibatches of the fit: 200 updates, enough to learn the hint)
+HINTED = {
+    **TINY,
+    "hint": "heuristic",
+    "warm_start": "heuristic",
+    "warm_start_steps": 512,
+    "warm_start_epochs": 100,
+}
+
+
+def test_warm_start_copies_the_sb3_policy_and_plays_the_hint() -> None:
+    """The local trainer's warm start of a hinted policy, copied into the RLModule: on the RLlib
+    env's observations it gives the SB3 policy's masked probabilities and values, agrees with
+    the hint on at least 95% of its own decisions, and exports as a HintedPolicy that plays
+    the module's choices from plain observations."""
+    from agents.hinted import HintedPolicy
+    from training.rllib.train import driver_module
+    from training.rllib.warm_start import imitation_model, module_state
+
+    config = TrainConfig(variant="pl", num_players=4, max_turns=40, **HINTED)
+    model, rounds = imitation_model(config)
+    assert len(rounds) == 1 and rounds[0]["decisions"] == 512 * TINY["num_envs"]
+    module = driver_module(config, module_state(model.policy, driver_module(config).state_dict()))
+    agent = module.to_agent("hinted")
+    assert isinstance(agent, HintedPolicy)
+    agent.setup(config.rules())
+    env = make_env({"train": config.to_dict(), "num_envs": 16})
+    space = env.single_observation_space
+    n, size, plain = space.num_actions, space.observation_size, env.obs_size
+    obs, _ = env.reset(seed=3)
+    agreed: list[np.ndarray] = []
+    for _ in range(40):
+        x = torch.from_numpy(obs)
+        with torch.no_grad():
+            logits = module.forward_inference({"obs": x})["action_dist_inputs"]
+            rows = np.flatnonzero(obs[:, -n:].any(axis=1))  # a finished hand has no decision
+            legal = obs[rows, -n:] > 0
+            sb3 = model.policy.get_distribution(x[rows, :size], action_masks=legal).distribution.probs
+            np.testing.assert_allclose(torch.softmax(logits[rows], 1), sb3, atol=1e-5)
+            values = model.policy.predict_values(x[rows, :size]).squeeze(1)
+            np.testing.assert_allclose(module.compute_values({"obs": x[rows]}), values, atol=1e-5)
+        choice = logits.argmax(1).numpy()
+        np.testing.assert_array_equal(agent.act(obs[rows, :plain], legal), choice[rows])
+        agreed.append(choice[rows] == obs[rows, plain:size].argmax(1))
+        obs, *_ = env.step(choice)
+    agreement = np.concatenate(agreed)
+    assert agreement.size > 300 and agreement.mean() >= 0.95
+
+
+def test_hinted_warm_started_run_trains_exports_and_resumes_with_its_hint(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A hinted run of classic canasta (4 players) with a warm start: the imitation weights
+    reach the learner and the env runner before PPO, evaluations and the exported policy play
+    through the hint, and a resume without the hint is refused."""
+    import ray
+
+    from agents.hinted import HintedPolicy, load_policy_file
+    from training.rllib import algo as rllib_algo
+    from training.rllib.train import train_rllib
+
+    run = tmp_path / "run"
+    per_iteration = TINY["num_envs"] * TINY["n_steps"]
+    game = {**HINTED, "variant": "pl", "num_players": 4, "max_turns": 40, "eval_hands": 8}
+    game |= {"eval_bots": "random", "eval_every": 2 * per_iteration}
+    config = TrainConfig(run_dir=str(run), total_timesteps=2 * per_iteration, **game)
+    copied: list[bool] = []
+    load = rllib_algo.load_weights
+
+    def checked(algo, state: dict) -> None:  # both copies hold the imitation weights
+        load(algo, state)
+        runners = algo.env_runner_group.foreach_env_runner(
+            lambda r: r.module.get_state(), local_env_runner=False
+        )
+        for held in [rllib_algo.learner_state(algo), *runners]:
+            copied.append(all(np.array_equal(np.asarray(held[k]), v) for k, v in state.items()))
+
+    monkeypatch.setattr(rllib_algo, "load_weights", checked)
+    try:
+        result = train_rllib(config, RLlibOptions(num_cpus=2, num_env_runners=1))
+        assert result.timesteps == 2 * per_iteration and copied == [True, True]
+        assert json.loads((run / "warm_start.json").read_text())[0]["decisions"] == 512 * TINY["num_envs"]
+        history = json.loads((run / "history.json").read_text())
+        assert [row["step"] for row in history] == [0, 2 * per_iteration]  # the imitation policy first
+
+        from training.cli import main as train_cli
+
+        out = tmp_path / "final.npz"
+        assert train_cli(["export", str(run / "final"), "--out", str(out)]) == 0
+        agent = load_policy_file(out)
+        assert isinstance(agent, HintedPolicy) and agent.policy.hint == "heuristic"
+        rules = config.rules()
+        direct = make_agent(f"rllib:{run / 'final'}", rules)  # the rllib: loader adds the hint too
+        assert isinstance(direct, HintedPolicy)
+        games = GameBatch(rules, 4)
+        games.reset(seed=np.arange(4))
+        obs, mask = games.observe(), games.legal_mask()
+        np.testing.assert_array_equal(direct.act(obs, mask), agent.act(obs, mask))
+        sides = np.array(rules.sides())
+        seating = np.stack([sides, 1 - sides])
+        outcome = play_batch(rules, [agent, RandomBot()], seating, [11, 12])
+        assert ((outcome.decisions * (seating == 0)).sum(axis=1) > 0).all()
+
+        plain = dict(game, hint="", warm_start="")
+        resumed = TrainConfig(run_dir=str(tmp_path / "again"), resume=str(run / "latest"), **plain)
+        with pytest.raises(ValueError, match="trained with --hint heuristic, this run has no --hint"):
+            train_rllib(resumed, RLlibOptions(num_cpus=2, num_env_runners=1))
+        assert not (tmp_path / "again").exists()
+    finally:
+        ray.shutdown()

@@ -107,13 +107,22 @@ def run_export(args: argparse.Namespace) -> int:
     from .policy import load_policy
 
     source = Path(args.checkpoint)
-    if source.suffix != ".zip" or not source.is_file():
-        raise UsageError(f"no MaskablePPO checkpoint (.zip) at {args.checkpoint!r}")
+    rllib = source.is_dir()
+    if not rllib and (source.suffix != ".zip" or not source.is_file()):
+        raise UsageError(f"no MaskablePPO checkpoint (.zip) or RLlib checkpoint folder: {args.checkpoint!r}")
     out = Path(args.out) if args.out else source.with_suffix(".npz")
     if out.suffix != ".npz":
         raise UsageError(f"--out must name a .npz file, got {args.out!r}")
-    agent = load_policy(source)
-    policy = agent.policy if isinstance(agent, HintedPolicy) else agent.to_numpy(name=out.stem)  # type: ignore[attr-defined]
+    if rllib:  # the learner's module of an RLlib run, as the NumPy actor it plays with
+        from ray.rllib.core.rl_module.rl_module import RLModule
+
+        from agents.rllib_checkpoint import module_dir
+
+        agent = RLModule.from_checkpoint(module_dir(source)).to_agent(out.stem)
+        policy = agent.policy if isinstance(agent, HintedPolicy) else agent
+    else:
+        agent = load_policy(source)
+        policy = agent.policy if isinstance(agent, HintedPolicy) else agent.to_numpy(name=out.stem)  # type: ignore[attr-defined]
     policy.save(out)
     rules = policy.trained_rules
     shapes = " -> ".join(str(w.shape[1]) for w in policy.weights)
@@ -136,10 +145,6 @@ def run_rllib(args: argparse.Namespace) -> int:
     resume, args.resume = args.resume, None  # an RLlib checkpoint is a folder, not a .zip
     config = parse_config(args)
     options = parse_options(args)
-    if config.hint:
-        raise UsageError(
-            "--hint is not supported by --backend rllib (its networks read the observation only)"
-        )
     if resume is None and config.resume:
         resume, config.resume = config.resume, ""
     if resume:

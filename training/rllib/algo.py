@@ -6,7 +6,9 @@ vectorised env of :mod:`training.rllib.env` (one per env runner, through the
 and PPO's settings. :func:`add_snapshot` freezes the learner's current
 weights as an opponent on every env runner's pool (the league: bots and
 snapshots, drawn with the ``opponents`` weights; ``self`` stands for the
-snapshots, the newest with probability ``latest_snapshot_prob``).
+snapshots, the newest with probability ``latest_snapshot_prob``);
+:func:`load_weights` puts given weights (the imitation warm start) into the
+learner and every env runner.
 """
 
 from __future__ import annotations
@@ -20,8 +22,6 @@ from ray.rllib.algorithms.algorithm import Algorithm
 from ray.rllib.algorithms.ppo import PPOConfig
 from ray.rllib.core import COMPONENT_LEARNER, COMPONENT_LEARNER_GROUP, COMPONENT_RL_MODULE, DEFAULT_MODULE_ID
 from ray.rllib.core.rl_module.rl_module import RLModuleSpec
-
-from agents.rllib_checkpoint import RLlibAgent
 
 from ..config import TrainConfig
 from .env import register
@@ -89,19 +89,29 @@ def learner_state(algo: Algorithm) -> dict[str, Any]:
     return state[COMPONENT_LEARNER][COMPONENT_RL_MODULE][DEFAULT_MODULE_ID]
 
 
+def load_weights(algo: Algorithm, state: dict[str, Any]) -> None:
+    """Set the learner's module to ``state`` and send it to every env runner before they sample
+    (PPO sends the weights only after its first update)."""
+    algo.learner_group.set_weights({DEFAULT_MODULE_ID: _numpy(state)})
+    algo.env_runner_group.sync_weights(
+        from_worker_or_learner_group=algo.learner_group, inference_only=True, timeout_seconds=600
+    )
+
+
 def _numpy(state: dict[str, Any]) -> dict[str, np.ndarray]:
     return {k: np.asarray(v.detach().cpu() if hasattr(v, "detach") else v) for k, v in state.items()}
 
 
 def add_snapshot(algo: Algorithm, name: str, state: dict[str, Any], seed: int = 0) -> int:
     """Freeze ``state`` (module weights) as the pool opponent ``name`` on every env runner
-    (sampling its moves, as the local trainer's snapshots); the snapshots per pool."""
+    (a sampling :meth:`~training.rllib.module.MaskedActorCritic.to_agent`, as the local
+    trainer's snapshots); the snapshots per pool."""
     state = _numpy(state)
 
     def add(runner: Any) -> int:
         module = copy.deepcopy(runner.module)
         module.set_state(state)
-        agent = RLlibAgent(module, name, deterministic=False, seed=seed)
+        agent = module.to_agent(name, deterministic=False, seed=seed)
         return runner.env.unwrapped.add_snapshot(agent)
 
     local = algo.config.num_env_runners == 0

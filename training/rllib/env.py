@@ -15,8 +15,10 @@ action count, the observation size and (:data:`training.shaping_games.POTENTIALS
 the shaping; in a partnership game the learner's partners are copies of him, as in
 :class:`~kanaszta_env.envs.KanasztaVecEnv`.
 
-Observations are one float32 vector per game: the encoded view ``(D,)`` followed
-by its legal-action mask ``(A,)``, one flag per action of the game
+Observations are one float32 vector per game: the encoded view ``(D,)``, with
+``hint`` (``TrainConfig.hint``) the bot's one-hot choice ``(A,)`` of :mod:`agents.hinted`
+(as the local trainer's :class:`~training.hinted_env.HintedVecEnv` appends it), then
+the legal-action mask ``(A,)``, one flag per action of the game
 (:class:`MaskedObservationSpace`; the mask is applied by :mod:`training.rllib.module`).
 One flat array rather than a ``Dict`` of two: one array per step through RLlib's
 connectors and episodes (the benchmark showed no clear difference between the two
@@ -46,9 +48,11 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from agents.hinted import hint_bot, hint_inputs, hint_size
 from kanaszta_env import GameBatch, Rules
 from kanaszta_env.engine import ENDED_TERMINATED, ENDED_TRUNCATED
 from kanaszta_env.envs.options import PARTNER_COPY, learner_seating
+from kanaszta_env.observation import observation_size
 from kanaszta_env.spaces import ObservationSpace
 
 from ..opponents import SLOT_SEED_STRIDE, TRAIN_SEED_OFFSET, OpponentPool, SlotOpponent
@@ -65,13 +69,18 @@ def num_actions(rules: Rules) -> int:
 
 class MaskedObservationSpace(spaces.Box):
     """One learner observation: the encoded view (:class:`~kanaszta_env.spaces.ObservationSpace`
-    of ``rules``) followed by its legal-action mask (:func:`num_actions` values, 1 = legal), one
-    float32 vector. It declares ``rules``, ``observation_size`` (where the mask starts) and
-    ``num_actions``."""
+    of ``rules``), with ``hint`` the bot's one-hot choice (:func:`agents.hinted.hint_size`
+    inputs), then the legal-action mask (:func:`num_actions` values, 1 = legal), one float32
+    vector. It declares ``rules``, ``hint``, ``hint_size``, ``observation_size`` (the network's
+    input, view and hint: where the mask starts) and ``num_actions``."""
 
-    def __init__(self, rules: Rules) -> None:
-        self.rules = rules
-        inner = ObservationSpace(rules)
+    hint: str = ""  # class defaults: the spaces pickled in checkpoints written before hints
+    hint_size: int = 0
+
+    def __init__(self, rules: Rules, hint: str = "") -> None:
+        self.rules, self.hint = rules, hint
+        self.hint_size = hint_size(rules) if hint else 0
+        inner = self.inner()
         self.observation_size = int(inner.shape[0])
         self.num_actions = num_actions(rules)
         low = np.concatenate([inner.low, np.zeros(self.num_actions, np.float32)])
@@ -79,13 +88,13 @@ class MaskedObservationSpace(spaces.Box):
         super().__init__(low, high, dtype=np.float32)
 
     def inner(self) -> ObservationSpace:
-        """The space of the encoded view alone."""
-        return ObservationSpace(self.rules)
+        """The space of the network's input: the encoded view and the hint, without the mask."""
+        return ObservationSpace(self.rules, hint=self.hint, hint_size=self.hint_size)
 
 
-def observation_space(rules: Rules) -> MaskedObservationSpace:
-    """One learner observation: the encoded view and its legal-action mask in one vector."""
-    return MaskedObservationSpace(rules)
+def observation_space(rules: Rules, hint: str = "") -> MaskedObservationSpace:
+    """One learner observation: the encoded view, the hint if any and the legal-action mask."""
+    return MaskedObservationSpace(rules, hint)
 
 
 class PoolVectorEnv(gym.vector.VectorEnv):
@@ -100,6 +109,7 @@ class PoolVectorEnv(gym.vector.VectorEnv):
         seed: base seed of the deals (``reset(seed=...)`` replaces it: RLlib's env runner
             ``w`` resets with the config's seed plus ``w``).
         potential: the shaping potential ``phi(obs)`` of the game (None: no shaping).
+        hint: the bot whose one-hot choice follows each view (:mod:`agents.hinted`; "": none).
         reward_scale, win_bonus, step_cost, shaping, gamma, bootstrap_truncation:
         the reward, as the :class:`~training.config.TrainConfig` fields of these names.
     """
@@ -122,13 +132,15 @@ class PoolVectorEnv(gym.vector.VectorEnv):
         shaping: float = 1.0,
         gamma: float = 1.0,
         bootstrap_truncation: bool = False,
+        hint: str = "",
     ) -> None:
         slots = max(1, min(slots, num_envs))
         self.num_envs = num_envs
         self.rules = rules
         self.pool = pool
-        self.single_observation_space = observation_space(rules)
-        self.obs_size = self.single_observation_space.observation_size
+        self.single_observation_space = observation_space(rules, hint)
+        self.obs_size = observation_size(rules)  # the plain view: what potentials and bots read
+        self.hint_bot = hint_bot(hint, rules) if hint else None
         self.single_action_space = spaces.Discrete(self.single_observation_space.num_actions)
         self.observation_space = gym.vector.utils.batch_space(self.single_observation_space, num_envs)
         self.action_space = gym.vector.utils.batch_space(self.single_action_space, num_envs)
@@ -195,6 +207,8 @@ class PoolVectorEnv(gym.vector.VectorEnv):
             self.hands = [np.zeros_like(h) for h in self.hands]
             self.pool.rng = np.random.default_rng(int(seed))
             self.resample()
+        if self.hint_bot is not None:
+            self.hint_bot.reset(self.num_envs)
         for k, games in enumerate(self.batches):
             games.reset(seed=self._seeds(k))
         self._pending[:] = False
@@ -207,7 +221,14 @@ class PoolVectorEnv(gym.vector.VectorEnv):
         for k, games in enumerate(self.batches):
             lo, hi = self.bounds[k], self.bounds[k + 1]
             out[lo:hi, : self.obs_size] = games.observe()
-            out[lo:hi, self.obs_size :] = games.legal_mask()
+            out[lo:hi, -self.single_action_space.n :] = games.legal_mask()
+        if self.hint_bot is not None:  # as HintedVecEnv; a finished hand has no legal move: hint 0
+            mask = out[:, -self.single_action_space.n :] > 0
+            rows = np.flatnonzero(mask.any(axis=1))
+            hint = out[:, self.obs_size : self.single_observation_space.observation_size]
+            hint[:] = 0.0
+            if rows.size:
+                hint[rows] = hint_inputs(self.hint_bot, out[rows, : self.obs_size], mask[rows])
         return out
 
     def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict]:
@@ -263,6 +284,7 @@ def env_settings(config: Any) -> dict[str, Any]:
         "potential": POTENTIALS[config.rules().game.name](config.rules(), config),
         "gamma": config.gamma,
         "bootstrap_truncation": config.bootstrap_truncation,
+        "hint": config.hint,
     }
 
 

@@ -1,8 +1,8 @@
 """The masked actor-critic RLModule of the RLlib backend (RLlib's new API stack, torch).
 
 Input: the observation-and-mask vectors of :mod:`training.rllib.env`
-(:class:`~training.rllib.env.MaskedObservationSpace`: the encoded view, then
-one legal-action flag per action of the game).
+(:class:`~training.rllib.env.MaskedObservationSpace`: the encoded view, the
+bot's hint if the run has one, then one legal-action flag per action of the game).
 The observation goes through the count features of :mod:`training.features`
 (the same input as the local trainer's network), then two separate MLPs of
 ``net_arch`` (policy and value, as the local trainer's ``net_arch``); the
@@ -11,10 +11,18 @@ logits of illegal actions are pushed to a large negative number
 the last observation of a finished hand — stays finite instead of NaN).
 
 ``model_config``: ``net_arch`` (list of hidden sizes), ``count_features`` (bool).
+
+The layers are those of the local trainer's MaskablePPO policy with the same
+``net_arch`` (``features -> pi -> logits``, ``features -> vf -> value``), so
+:func:`training.rllib.warm_start.module_state` copies an imitation-fitted SB3
+policy in one to one, and :meth:`MaskedActorCritic.to_agent` exports the actor
+as the local trainer's :class:`~agents.numpy_policy.NumpyPolicy` (in a
+:class:`~agents.hinted.HintedPolicy` when hinted).
 """
 
 from __future__ import annotations
 
+import copy
 import itertools
 from typing import Any
 
@@ -24,12 +32,17 @@ from ray.rllib.core.rl_module.apis.value_function_api import ValueFunctionAPI
 from ray.rllib.core.rl_module.torch import TorchRLModule
 from torch import nn
 
+from agents.base import Agent
+from agents.hinted import with_hint
+
 from ..features import CountFeatures
+from ..policy import PPOAgent
 
 FLOAT_MIN = -3.4e38  # finite: log(0) clamped here keeps the softmax defined
 
 
 def mlp(sizes: list[int], out: int) -> nn.Sequential:
+    """``Linear, Tanh`` per hidden size of ``sizes[1:]``, then a linear layer of ``out``."""
     layers: list[nn.Module] = []
     for a, b in itertools.pairwise(sizes):
         layers += [nn.Linear(a, b), nn.Tanh()]
@@ -74,3 +87,14 @@ class MaskedActorCritic(TorchRLModule, ValueFunctionAPI):
         if embeddings is None:
             embeddings, _ = self._inputs(batch)
         return self.vf(embeddings).squeeze(-1)
+
+    def to_agent(self, name: str = "rllib", *, deterministic: bool = True, seed: int = 0) -> Agent:
+        """A frozen copy of the actor as the local trainer's agent (as
+        :func:`training.policy.frozen_actor`): a :class:`~agents.numpy_policy.NumpyPolicy`,
+        wrapped in a :class:`~agents.hinted.HintedPolicy` when it reads a hint, so it plays
+        plain observations and adds the hint itself."""
+        space = self.observation_space
+        layers = [self.pi] if isinstance(self.features, nn.Identity) else [self.features, self.pi]
+        actor = copy.deepcopy(nn.Sequential(*layers))  # PPOAgent freezes the module it is given
+        agent = PPOAgent(actor, name, rules=space.rules, hint=space.hint)
+        return with_hint(agent.to_numpy(deterministic=deterministic, seed=seed))

@@ -13,10 +13,10 @@ How the TrainConfig fields map onto RLlib: ``num_envs`` games per env runner
 batch is ``num_envs * n_steps * max(1, num_env_runners)`` learner decisions,
 split over the learners; ``batch_size`` is the minibatch, ``n_epochs``,
 ``learning_rate``, ``gamma``, ``gae_lambda``, ``clip_range``, ``ent_coef``,
-``vf_coef``, ``max_grad_norm`` the PPO settings of the same meaning. Not
-supported by this backend: the imitation warm start (``warm_start``), hinted policies (``hint``),
-``anneal_lr``, ``target_kl`` and the TensorBoard logs (RLlib's own metrics go
-to ``progress.jsonl``).
+``vf_coef``, ``max_grad_norm`` the PPO settings of the same meaning; ``hint`` and
+the imitation warm start (``warm_start*``) as the local trainer's
+(:mod:`training.rllib.warm_start`). Not supported by this backend: ``anneal_lr``,
+``target_kl`` and the TensorBoard logs (RLlib's own metrics go to ``progress.jsonl``).
 """
 
 from __future__ import annotations

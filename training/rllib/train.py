@@ -1,26 +1,32 @@
 """``kanaszta train --backend rllib``: PPO self-play on Ray RLlib (new API stack).
 
 Reads top to bottom: start or join Ray, build the PPO algorithm
-(:mod:`training.rllib.algo`), then loop over training iterations — a league
-snapshot of the learner every ``snapshot_every`` decisions (when ``self`` is in
-the opponent pool), a checkpoint every ``checkpoint_every``, an evaluation
-against the bots every ``eval_every`` — until ``total_timesteps`` or
-``max_minutes``; then the final checkpoint, report and learning curve.
+(:mod:`training.rllib.algo`), warm-start its module by the local trainer's
+imitation of a bot (:mod:`training.rllib.warm_start`; not when resuming), then
+loop over training iterations — a league snapshot of the learner every
+``snapshot_every`` decisions (when ``self`` is in the opponent pool), a
+checkpoint every ``checkpoint_every``, an evaluation against the bots every
+``eval_every`` — until ``total_timesteps`` or ``max_minutes``; then the final
+checkpoint, report and learning curve.
 
 Run folder (as the local trainer's where they overlap)::
 
     config.json         the TrainConfig of the run; rllib.json: the RLlib options
     latest/ final/      algorithm checkpoints (Algorithm.save_to_path), also step_*/ ;
-                        each load as an agent: make_agent("rllib:RUN_DIR/final")
+                        each load as an agent: make_agent("rllib:RUN_DIR/final") (without a hint)
     best/ best.json     the checkpoint of the best periodic evaluation against best_by
     snapshots/*.npz     frozen learners of the self-play league (weights)
+    warm_start.json     the imitation warm start: decisions recorded, fit losses, teacher agreement
     progress.jsonl      one line per training iteration (decisions, decisions/s, returns, losses)
-    history.json        periodic evaluations against the bots
+    history.json        periodic evaluations against the bots (step 0: the imitation policy)
     report.json/.md     final evaluation (score difference, win rate, Elo)
     learning_curve.png  evaluation score difference and win rate over training steps
 
 ``--resume RUN_DIR/latest`` restores the algorithm (weights, optimiser,
-counters) and the league snapshots of that run and trains on.
+counters) and the league snapshots of that run and trains on (with the same ``hint``).
+Evaluations and snapshots play the module's actor as the local trainer's agents do
+(:meth:`~training.rllib.module.MaskedActorCritic.to_agent`: a NumPy policy, hinted
+policies through :class:`~agents.hinted.HintedPolicy`).
 """
 
 from __future__ import annotations
@@ -35,7 +41,7 @@ import numpy as np
 import torch
 from gymnasium import spaces
 
-from agents.rllib_checkpoint import RLlibAgent
+from agents.base import Agent
 
 from ..config import TrainConfig, bot_list, parse_weights, save_config
 from ..evaluate import evaluate_against_bots, plot_learning_curve, write_report
@@ -58,18 +64,25 @@ def init_ray(options: RLlibOptions) -> None:
         ray.init(num_cpus=options.num_cpus, include_dashboard=False, log_to_driver=False)
 
 
-def driver_agent(config: TrainConfig, state: dict[str, Any], name: str) -> RLlibAgent:
-    """The learner's weights ``state`` in a module on the driver, as a greedy agent."""
+def driver_module(config: TrainConfig, state: dict[str, Any] | None = None) -> Any:
+    """A :class:`~training.rllib.module.MaskedActorCritic` of the run on the driver (with
+    the weights ``state`` if given)."""
     from .module import MaskedActorCritic
 
     module = MaskedActorCritic(
-        observation_space=observation_space(config.rules()),
+        observation_space=observation_space(config.rules(), config.hint),
         action_space=spaces.Discrete(num_actions(config.rules())),
         inference_only=False,
         model_config={"net_arch": [int(n) for n in config.net_arch], "count_features": config.count_features},
     )
-    module.set_state({k: np.asarray(v) for k, v in state.items()})
-    return RLlibAgent(module, name)
+    if state is not None:
+        module.set_state({k: np.asarray(v) for k, v in state.items()})
+    return module
+
+
+def driver_agent(config: TrainConfig, state: dict[str, Any], name: str) -> Agent:
+    """The learner's weights ``state`` as a greedy agent (hinted policies add their hint)."""
+    return driver_module(config, state).to_agent(name)
 
 
 def _iteration_row(result: dict, steps: int, seconds: float, dt: float, sampled: int) -> dict:
@@ -96,11 +109,27 @@ def _start_run_dir(config: TrainConfig, options: RLlibOptions) -> Path:
     run_dir.mkdir(parents=True, exist_ok=True)
     save_config(config, run_dir / "config.json")
     (run_dir / "rllib.json").write_text(json.dumps(asdict(options), indent=2) + "\n", encoding="utf-8")
-    if config.warm_start and not config.resume:
-        print(
-            f"note: the RLlib backend has no imitation warm start (warm_start={config.warm_start!r} ignored)"
-        )
     return run_dir
+
+
+def _check_resume_hint(config: TrainConfig) -> None:
+    """``ValueError`` unless the run resumed from was trained with the same ``hint``."""
+    saved = Path(config.resume).parent / "config.json"
+    trained = json.loads(saved.read_text(encoding="utf-8")).get("hint", "") if saved.exists() else ""
+    if trained != config.hint:
+        said, now = (f"--hint {h}" if h else "no --hint" for h in (trained, config.hint))
+        raise ValueError(f"resume: {config.resume} was trained with {said}, this run has {now}: use the same")
+
+
+def _warm_start(algo, config: TrainConfig, run_dir: Path) -> None:
+    """The local trainer's imitation warm start, copied into the learner and the env runners."""
+    from .algo import load_weights
+    from .warm_start import imitation_model, module_state
+
+    model, rounds = imitation_model(config)
+    load_weights(algo, module_state(model.policy, driver_module(config).state_dict()))
+    (run_dir / "warm_start.json").write_text(json.dumps(rounds, indent=1), encoding="utf-8")
+    print(f"warm start: {rounds[-1]['agreement']:.3f} agreement with {config.warm_start}")
 
 
 def _league_snapshot(algo, steps: int, snapshot_dir: Path) -> None:
@@ -186,6 +215,8 @@ def train_rllib(config: TrainConfig, options: RLlibOptions) -> TrainResult:
 
     torch.set_num_threads(max(1, config.torch_threads))
     started = time.time()
+    if config.resume:
+        _check_resume_hint(config)
     run_dir = _start_run_dir(config, options)
     init_ray(options)
     algo = build_ppo_config(config, options).build_algo()
@@ -196,6 +227,8 @@ def train_rllib(config: TrainConfig, options: RLlibOptions) -> TrainResult:
     snapshot_dir = run_dir / "snapshots"
     if config.resume:
         steps, history = _restore(algo, config, run_dir, snapshot_dir)
+    elif config.warm_start:  # a resumed module is past imitation
+        _warm_start(algo, config, run_dir)
     start_steps = steps
     next_snapshot = steps
     next_ckpt = steps + config.checkpoint_every if config.checkpoint_every else 1 << 62
@@ -212,6 +245,9 @@ def train_rllib(config: TrainConfig, options: RLlibOptions) -> TrainResult:
     def evaluate() -> None:
         nonlocal best_diff
         best_diff = _evaluate(algo, config, history, steps, started, best_diff, save)
+
+    if config.warm_start and not config.resume and config.eval_every:
+        evaluate()  # the curve's first point: the imitation policy before PPO
 
     progress = (run_dir / "progress.jsonl").open("a", encoding="utf-8")
     try:
