@@ -123,11 +123,12 @@ def test_heuristic_goes_out_when_it_can():
 
 
 def test_heuristic_self_play_often_goes_out():
-    """Four heuristic bots end many hands by going out (57 % of 200 measured hands, against
-    7.5 % before they played for the Fis) rather than by exhausting the stock."""
+    """Four heuristic bots end many hands by going out (88 % of 200 measured hands, against
+    7.5 % before they played for the Fis) rather than by exhausting the stock or passing a
+    one-card pile round to the turn limit."""
     seats = np.zeros((32, 4), dtype=np.int64)
     result = play_batch(RULES, [make_agent("heuristic", RULES)], seats, np.arange(32))
-    assert (result.end_reason == 1).mean() >= 0.3, result.end_reason
+    assert (result.end_reason == 1).mean() >= 0.5, result.end_reason
 
 
 @pytest.mark.parametrize(
