@@ -30,6 +30,7 @@ legal_row = _KERNELS.game_module("legal").legal_row
 apply_action = _KERNELS.game_module("game").apply_action
 standings = _KERNELS.game_module("score").standings
 KIND_OF = _KERNELS.game_module("tables").KIND_OF
+CANASTA = _KERNELS.game_module("tables").CANASTA
 PHASE_OVER = 5
 RANKS = 11
 NEVER = -1e9
@@ -55,7 +56,7 @@ def _scores(s, b: int, hand, sc) -> None:
     size = hand.sum()
     canasta = False
     for g in range(grp.shape[0] - 1):
-        canasta = canasta or grp[g].sum() >= 7
+        canasta = canasta or grp[g].sum() >= CANASTA
     sc[:] = 0.0
     sc[A.DRAW] = 10.0
     sc[A.TAKE_PILE] = 10.0 + 4.0 * s.pile_len[b]

@@ -55,7 +55,7 @@ _RANK_TWO = 1
 _IS_WILD = np.array([t == JOKER or t // 4 == _RANK_TWO for t in range(NUM_TYPES)])
 _NATURALS_FIRST = [t for t in range(NUM_TYPES) if not _IS_WILD[t]] + list(np.flatnonzero(_IS_WILD))
 _NEW_ACTION = {t: NEW0 + i for i, t in enumerate(NEW_TYPES)}
-_CANASTA = 7
+_CANASTA = TURKISH.canasta_size
 
 
 def _add(k: int, t: int) -> int:

@@ -53,7 +53,7 @@ hand_value = _module("score").hand_value
 holds_unused_fi = _module("score").holds_unused_fi
 VALID = 2
 PHASE_DRAW, PHASE_OVER = 1, 5
-CANASTA = 7
+CANASTA = _TABLES.CANASTA
 JK = 52
 
 
