@@ -28,7 +28,7 @@ def _complete_canastas(tn: np.ndarray, tw: np.ndarray, wild_fixed: bool, avail: 
             size = tn[g] + tw[g]
             if tn[g] < 4 or size >= CANASTA_SIZE:
                 continue
-            need = 7 - size
+            need = CANASTA_SIZE - size
             if need <= _room(g, tn, tw, wild_fixed) and need <= avail - spent and need < best_need:
                 best = g
                 best_need = need
