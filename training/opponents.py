@@ -33,6 +33,8 @@ from kanaszta_env import Rules
 from kanaszta_env.envs import KanasztaVecEnv
 from kanaszta_env.games.diszitett.observation import View
 
+from .config import TrainConfig, parse_weights
+
 TRAIN_SEED_OFFSET = 2**48
 SLOT_SEED_STRIDE = 2**40
 
@@ -94,6 +96,18 @@ class OpponentPool:
         self.rng = np.random.default_rng(seed)
         self.bots = {n: make_bot(n, rules, seed=seed) for n in self.weights if n != "self"}
         self.snapshots: list[Agent] = []
+
+    @classmethod
+    def of_config(cls, config: TrainConfig) -> OpponentPool:
+        """The pool a :class:`~training.config.TrainConfig` asks for (its ``opponents`` weights,
+        snapshot limits and seed)."""
+        return cls(
+            parse_weights(config.opponents),
+            config.rules(),
+            max_snapshots=config.max_snapshots,
+            latest_prob=config.latest_snapshot_prob,
+            seed=config.seed,
+        )
 
     def add_snapshot(self, agent: Agent) -> None:
         """Add a frozen learner; drop the oldest beyond ``max_snapshots``."""

@@ -37,7 +37,7 @@ from tqdm.auto import tqdm
 
 from agents.hinted import load_policy_file
 
-from .config import TrainConfig, bot_list, parse_weights, save_config
+from .config import TrainConfig, bot_list, save_config
 from .evaluate import evaluate_against_bots, plot_learning_curve, write_report
 from .features import CountFeatures
 from .games.diszitett.shaping import ShapedReward
@@ -288,13 +288,7 @@ def train(config: TrainConfig) -> TrainResult:
     set_random_seed(config.seed)
     started = time.time()
 
-    pool = OpponentPool(
-        parse_weights(config.opponents),
-        config.rules(),
-        max_snapshots=config.max_snapshots,
-        latest_prob=config.latest_snapshot_prob,
-        seed=config.seed,
-    )
+    pool = OpponentPool.of_config(config)
     history = _load_previous(config, pool)
     if "self" in pool.weights and not pool.snapshots and len(pool.weights) == 1:
         raise ValueError("a pool of only 'self' needs a first opponent: add a bot (e.g. random:1)")

@@ -291,17 +291,11 @@ def env_settings(config: Any) -> dict[str, Any]:
 def make_env(env_config: dict[str, Any]) -> PoolVectorEnv:
     """RLlib's env creator: ``env_config`` holds ``"train"`` (a TrainConfig as a dict) and,
     from the env runner, ``num_envs``."""
-    from ..config import TrainConfig, parse_weights
+    from ..config import TrainConfig
 
     config = TrainConfig(**env_config["train"])
     rules = config.rules()
-    pool = OpponentPool(
-        parse_weights(config.opponents),
-        rules,
-        max_snapshots=config.max_snapshots,
-        latest_prob=config.latest_snapshot_prob,
-        seed=config.seed,
-    )
+    pool = OpponentPool.of_config(config)
     num_envs = int(env_config.get("num_envs", config.num_envs))
     return PoolVectorEnv(num_envs, rules, pool, **env_settings(config))
 

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 from torch import nn
 
-from ..config import TrainConfig, parse_weights
+from ..config import TrainConfig
 from ..opponents import OpponentPool
 
 
@@ -52,13 +52,7 @@ def imitation_model(config: TrainConfig) -> tuple[Any, list[dict]]:
 
     set_random_seed(config.seed)
     local = dataclasses.replace(config, resume="", trainer="sb3", tensorboard=False)
-    pool = OpponentPool(
-        parse_weights(local.opponents),
-        local.rules(),
-        max_snapshots=local.max_snapshots,
-        latest_prob=local.latest_snapshot_prob,
-        seed=local.seed,
-    )
+    pool = OpponentPool.of_config(local)
     env, base = build_env(local, pool)
     try:
         model = build_model(local, env, None)
