@@ -207,10 +207,24 @@ def _final_report(algo, config: TrainConfig, steps: int, trained: int, seconds: 
     )
 
 
-def train_rllib(config: TrainConfig, options: RLlibOptions) -> TrainResult:
-    """Train as ``config`` and ``options`` say; write checkpoints and reports to ``config.run_dir``."""
+def _log_iteration(progress: Any, result: dict, steps: int, started: float, seconds: float) -> int:
+    """Write a training iteration's row to ``progress.jsonl`` and a line to the console;
+    returns the decisions it sampled (``steps``: the count before it)."""
     from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, NUM_ENV_STEPS_SAMPLED
 
+    sampled = int(result.get(ENV_RUNNER_RESULTS, {}).get(NUM_ENV_STEPS_SAMPLED, 0))
+    row = _iteration_row(result, steps + sampled, time.time() - started, seconds, sampled)
+    progress.write(json.dumps(row) + "\n")
+    progress.flush()
+    print(
+        f"iteration {result.get('training_iteration')}: {steps + sampled:,} decisions, "
+        f"{row['decisions_per_s']:,.0f}/s, return {row['episode_return_mean']}"
+    )
+    return sampled
+
+
+def train_rllib(config: TrainConfig, options: RLlibOptions) -> TrainResult:
+    """Train as ``config`` and ``options`` say; write checkpoints and reports to ``config.run_dir``."""
     from .algo import build_ppo_config
 
     torch.set_num_threads(max(1, config.torch_threads))
@@ -257,16 +271,7 @@ def train_rllib(config: TrainConfig, options: RLlibOptions) -> TrainResult:
                 next_snapshot = steps + max(1, config.snapshot_every)
             t0 = time.perf_counter()
             result = algo.train()
-            dt = time.perf_counter() - t0
-            sampled = int(result.get(ENV_RUNNER_RESULTS, {}).get(NUM_ENV_STEPS_SAMPLED, 0))
-            steps += sampled
-            row = _iteration_row(result, steps, time.time() - started, dt, sampled)
-            progress.write(json.dumps(row) + "\n")
-            progress.flush()
-            print(
-                f"iteration {result.get('training_iteration')}: {steps:,} decisions, "
-                f"{row['decisions_per_s']:,.0f}/s, return {row['episode_return_mean']}"
-            )
+            steps += _log_iteration(progress, result, steps, started, time.perf_counter() - t0)
             if steps >= next_ckpt:
                 save(f"step_{steps:09d}")
                 save("latest")
