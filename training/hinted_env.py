@@ -54,10 +54,14 @@ class HintedVecEnv(VecEnvWrapper):
 def check_resume_hint(checkpoint: str | Path, hint: str) -> None:
     """``ValueError`` unless the checkpoint was trained with the same ``hint`` ("" = none)."""
     data, _, _ = load_from_zip_file(checkpoint, device="cpu", load_data=True)
-    trained = getattr((data or {}).get("observation_space"), "hint", "")
+    require_same_hint(checkpoint, getattr((data or {}).get("observation_space"), "hint", ""), hint)
+
+
+def require_same_hint(checkpoint: str | Path, trained: str, hint: str) -> None:
+    """``ValueError`` unless ``trained``, the hint ``checkpoint`` was trained with, is ``hint``."""
     if trained != hint:
         said, now = (f"--hint {h}" if h else "no --hint" for h in (trained, hint))
         raise ValueError(f"resume: {checkpoint} was trained with {said}, this run has {now}: use the same")
 
 
-__all__ = ["HintedVecEnv", "check_resume_hint"]
+__all__ = ["HintedVecEnv", "check_resume_hint", "require_same_hint"]

@@ -114,11 +114,11 @@ def _start_run_dir(config: TrainConfig, options: RLlibOptions) -> Path:
 
 def _check_resume_hint(config: TrainConfig) -> None:
     """``ValueError`` unless the run resumed from was trained with the same ``hint``."""
+    from ..hinted_env import require_same_hint
+
     saved = Path(config.resume).parent / "config.json"
     trained = json.loads(saved.read_text(encoding="utf-8")).get("hint", "") if saved.exists() else ""
-    if trained != config.hint:
-        said, now = (f"--hint {h}" if h else "no --hint" for h in (trained, config.hint))
-        raise ValueError(f"resume: {config.resume} was trained with {said}, this run has {now}: use the same")
+    require_same_hint(config.resume, trained, config.hint)
 
 
 def _warm_start(algo, config: TrainConfig, run_dir: Path) -> None:
