@@ -3,8 +3,12 @@ rule kernels compiled once per variant with its tables as constants."""
 
 from __future__ import annotations
 
+import ast
 import dataclasses
+import io
 import pathlib
+import tokenize
+from collections.abc import Iterator
 
 import numpy as np
 import pytest
@@ -120,9 +124,6 @@ def test_kernel_sources_write_no_numbers_of_their_games_spec(game: str) -> None:
     """The facts a variant changes are named constants of the game's ``kernels/tables.py``
     (read from its spec), not literals: no deck or deal size, canasta size or bonus, red-three
     or going-out score of the game's spec as a number token in its kernels or the shared ones."""
-    import io
-    import tokenize
-
     from kanaszta_env.games import get_game
 
     spec = get_game(game).spec
@@ -134,12 +135,20 @@ def test_kernel_sources_write_no_numbers_of_their_games_spec(game: str) -> None:
     for path in [*SHARED_KERNELS, *sorted(folder.glob("*.py"))]:
         if path.name == "tables.py":
             continue
-        source = path.read_text()
-        for tok in tokenize.generate_tokens(io.StringIO(source).readline):
-            line = tok.line.strip()
-            if tok.type == tokenize.NUMBER and tok.string in facts and not line.startswith("I_"):
-                offenders.append(f"{path.name}:{tok.start[0]}: {line}")
+        for row, line, number in _whole_numbers(path):
+            if number in facts and not line.startswith("I_"):
+                offenders.append(f"{path.name}:{row}: {line}")
     assert offenders == []
+
+
+def _whole_numbers(path: pathlib.Path) -> Iterator[tuple[int, str, str]]:
+    """``(row, line, number)`` of every whole-valued number token of ``path``, as an integer's
+    text (500, 500.0 and 5e2 alike)."""
+    for tok in tokenize.generate_tokens(io.StringIO(path.read_text()).readline):
+        if tok.type == tokenize.NUMBER and "j" not in tok.string.lower():
+            value = ast.literal_eval(tok.string)
+            if value == int(value):
+                yield tok.start[0], tok.line.strip(), str(int(value))
 
 
 #: Files above the kernels that may write one of those numbers, and the numbers, for a reason
@@ -184,10 +193,6 @@ def test_consumers_write_no_score_or_deck_number_of_a_game() -> None:
     deck from its spec: none writes a canasta bonus, a red-three, going-out or twin bonus, or a
     deck size of any game as a number, except the files of :data:`NOT_RULES` for their reasons.
     The presets' own tables (``variants/``, ``rules_classic.py``) are where the numbers live."""
-    import ast
-    import io
-    import tokenize
-
     from kanaszta_env.games import get_game
 
     facts = set()
@@ -203,12 +208,9 @@ def test_consumers_write_no_score_or_deck_number_of_a_game() -> None:
             if "/kernels/" in name or "/variants/" in name or name.endswith("rules_classic.py"):
                 continue
             allowed = NOT_RULES.get(name, set())
-            for tok in tokenize.generate_tokens(io.StringIO(path.read_text()).readline):
-                if tok.type != tokenize.NUMBER or "j" in tok.string.lower():
-                    continue
-                value = ast.literal_eval(tok.string)  # 500, 500.0 and 5e2 alike
-                if value == int(value) and str(int(value)) in facts - allowed:
-                    offenders.append(f"{name}:{tok.start[0]}: {tok.line.strip()}")
+            offenders += [
+                f"{name}:{row}: {line}" for row, line, n in _whole_numbers(path) if n in facts - allowed
+            ]
     assert offenders == []
 
 
