@@ -1,11 +1,13 @@
-"""Agents for Díszített kanaszta: baseline bots, tournaments, human play.
+"""Agents for every game: baseline bots, search, trained policies, tournaments, human play.
 
 Every agent implements the batched interface of :class:`agents.base.Agent`
 (observations and legal masks in, actions out) and sees only what the player
-it seats sees. Bots: :class:`RandomBot`, :class:`GreedyBot`,
-:class:`HeuristicBot`, :class:`SearchBot`, and the trained policy shipped with
-the package (``make_agent("ppo")``, a :class:`NumpyPolicy`); :func:`make_agent`
-builds one from a name such as ``"search:samples=24"``.
+it seats sees. :func:`make_agent` builds the rules' game's agent from a name:
+``random``, ``greedy``, ``heuristic``, ``search`` (one
+:class:`~agents.search.SimulatedSearchBot` with the game's kit) and ``ppo`` (the
+trained policy shipped for that table, a :class:`NumpyPolicy`), with options
+such as ``"search:samples=24"``. The classes exported here are Díszített
+kanaszta's (the default game); each game's own are in ``agents/games/<game>/``.
 """
 
 from __future__ import annotations

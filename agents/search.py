@@ -1,8 +1,9 @@
 """``SimulatedSearchBot``: determinised Monte-Carlo search over a game's compiled rollouts.
 
 It plays like its game's heuristic bot except at the decisions the game's kit
-offers alternatives for (classic and Turkish: the draw or the discard pile, and
-the discard), where it compares candidates by simulation:
+offers alternatives for (every game: the draw or the discard pile, and the
+discard; Díszített also the melding mode of a turn), where it compares
+candidates by simulation:
 
 1. sample ``samples`` worlds consistent with the deciding seat's observation (the
    kit's ``determinise``: the hidden cards at random, everything public where it
@@ -15,16 +16,19 @@ the discard), where it compares candidates by simulation:
    the hand goes on);
 4. keep the heuristic's choice unless another candidate's paired gain over it
    has a lower bound (mean − ``z`` standard errors) above ``prior`` points — then
-   the one with the best such bound.
+   the one with the best such bound. Without this test the noisiest candidate
+   won: the bot overruled the heuristic on sampling noise and played no better.
 
-Decisions are a function of the observation and the seed, so re-dealing cards
-the bot cannot see never changes them. A game supplies only a :class:`SearchKit`.
+A chosen candidate may lead to a second choice (:meth:`SearchKit.settle`: a
+Díszített melding mode, then the discard it leads to). Decisions are a function
+of the observation and the seed, so re-dealing cards the bot cannot see never
+changes them. A game supplies only a :class:`SearchKit`.
 """
 
 from __future__ import annotations
 
 import zlib
-from typing import Any, Protocol
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -36,28 +40,44 @@ from .base import Agent
 SETTINGS = ("samples", "horizon", "max_discards", "hand_weight", "prior", "z")
 
 
-class SearchKit(Protocol):
+class SearchKit:
     """What one game supplies: ``defaults`` (every key of :data:`SETTINGS`), its
-    ``heuristic`` bot, and the methods below."""
+    ``heuristic`` bot, and the methods below (``setup``, ``reset`` and ``settle`` have defaults)."""
 
-    defaults: dict[str, float]
+    defaults: ClassVar[dict[str, float]]
     heuristic: Agent
+    #: the kit reads the seats' views when the caller has them (see :class:`Agent`)
+    wants_views = False
 
     def setup(self, rules: Rules) -> None:
         """Prepare for ``rules`` (the heuristic too)."""
+        self.heuristic.setup(rules)
+
+    def reset(self, n: int) -> None:
+        """Forget per-game memory (:meth:`Agent.reset`)."""
 
     def candidates(
-        self, pieces: dict, mask: np.ndarray, chosen: np.ndarray, max_discards: int
+        self, obs: np.ndarray, pieces: dict, mask: np.ndarray, slots: Any, views: Any, max_discards: int
     ) -> list[list[int]]:
-        """Per row: the heuristic's choice ``chosen[i]`` first, then the alternatives to simulate."""
+        """Per row of the batch (``obs`` and its ``pieces``, ``mask``, the ``slots`` and ``views``
+        of :meth:`SimulatedSearchBot.act`): the heuristic's choice first, then the alternatives
+        to simulate (at most ``max_discards`` discards)."""
+        raise NotImplementedError
 
-    def determinise(self, row: dict, rng: np.random.Generator, samples: int) -> tuple[Any, int]:
-        """``samples`` worlds of one row's pieces as a state batch, and the observer's seat."""
+    def determinise(self, i: int, row: dict, rng: np.random.Generator, samples: int) -> tuple[Any, int]:
+        """``samples`` worlds of row ``i`` (its pieces ``row``) as a state batch, and the observer's seat."""
+        raise NotImplementedError
 
     def simulate(
         self, state: Any, seat: int, first: np.ndarray, horizon: int, hand_weight: float
     ) -> np.ndarray:
         """Play ``first[b]`` in world ``b`` and roll out: each world's value for ``seat``'s side."""
+        raise NotImplementedError
+
+    def settle(self, i: int, candidate: int, mask: np.ndarray) -> list[int]:
+        """What choosing ``candidate`` in row ``i`` (legal actions ``mask``) leads to: the
+        action (one entry), or the next candidates to compare, the kit's choice first."""
+        return [candidate]
 
 
 class SimulatedSearchBot(Agent):
@@ -86,29 +106,42 @@ class SimulatedSearchBot(Agent):
         if rules is not None:
             self.setup(rules)
 
+    @property
+    def wants_views(self) -> bool:  # type: ignore[override]
+        return self.kit.wants_views
+
     def setup(self, rules: Rules) -> None:
         """Take ``rules`` and set the kit up for them."""
         super().setup(rules)
         self.kit.setup(rules)
 
-    def act(self, obs: np.ndarray, mask: np.ndarray, slots: np.ndarray | None = None) -> np.ndarray:
-        """The heuristic's actions, chosen by simulation where the kit offers alternatives."""
+    def reset(self, n: int) -> None:
+        """Forget per-game memory (the kit's)."""
+        self.kit.reset(n)
+
+    def act(
+        self, obs: np.ndarray, mask: np.ndarray, slots: np.ndarray | None = None, views: Any = None
+    ) -> np.ndarray:
+        """The heuristic's actions, chosen by simulation where the kit offers alternatives;
+        ``slots`` name each row's game and seat (memory within a turn), ``views`` are the
+        seats' views if the kit reads them."""
         obs = np.asarray(obs, dtype=np.float32)
         mask = np.asarray(mask, dtype=np.bool_)
-        choice = self.kit.heuristic.act(obs, mask)
         pieces = split(obs, self.rules)
-        for i, cands in enumerate(self.kit.candidates(pieces, mask, choice, self.max_discards)):
-            if len(cands) > 1:
-                k = self._search(obs[i], {name: v[i] for name, v in pieces.items()}, cands)
+        choice = np.empty(len(obs), dtype=np.int64)
+        for i, cands in enumerate(self.kit.candidates(obs, pieces, mask, slots, views, self.max_discards)):
+            while len(cands) > 1:
+                k = self._search(obs[i], i, {name: v[i] for name, v in pieces.items()}, cands)
                 self.searched += 1
                 self.overruled += k != 0
-                choice[i] = cands[k]
+                cands = self.kit.settle(i, cands[k], mask[i])
+            choice[i] = cands[0]
         return choice
 
-    def _search(self, obs_row: np.ndarray, row: dict[str, np.ndarray], cands: list[int]) -> int:
-        """Index of the chosen candidate for one observation row."""
+    def _search(self, obs_row: np.ndarray, i: int, row: dict[str, np.ndarray], cands: list[int]) -> int:
+        """Index of the chosen candidate for row ``i``, observation ``obs_row``."""
         rng = np.random.default_rng([self.seed, zlib.crc32(obs_row.tobytes())])
-        worlds, seat = self.kit.determinise(row, rng, self.samples)
+        worlds, seat = self.kit.determinise(i, row, rng, self.samples)
         c = len(cands)
         worlds = type(worlds)(*(np.ascontiguousarray(np.repeat(f, c, axis=0)) for f in worlds))
         first = np.tile(np.asarray(cands, dtype=np.int64), self.samples)

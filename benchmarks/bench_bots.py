@@ -74,13 +74,8 @@ def main() -> None:
             times.append(time.process_time() - t0)
         per = statistics.median(times) / len(obs)
         line = f"{spec:<28} {per * 1e6:10.1f} us per decision"
-        values = getattr(bot, "last_values", None)
-        searched = None
-        if values is not None:
-            searched = int((~np.isnan(values[:, 1])).sum())
-        elif hasattr(bot, "searched"):  # SimulatedSearchBot (classic, Turkish) counts them
+        if hasattr(bot, "searched"):  # SimulatedSearchBot counts the decisions it searched
             searched = bot.searched - before
-        if searched is not None:
             each = per * len(obs) / max(searched, 1) * 1e3
             line += f"   searched {searched / len(obs):.0%} of decisions, {each:.1f} ms each"
         print(line)

@@ -18,12 +18,13 @@ import numpy as np
 from kanaszta_env import Rules
 from kanaszta_env.games.classic.actions import DISCARD0, DRAW, TAKE_PILE
 
+from ...search import SearchKit
 from . import rollout as R
 from .bots import ClassicHeuristicBot
 from .determinise import determinise
 
 
-class ClassicSearch:
+class ClassicSearch(SearchKit):
     """Candidates, sampled positions and rollouts of classic canasta (module doc)."""
 
     #: the settings a bare "search" plays with
@@ -36,14 +37,13 @@ class ClassicSearch:
 
     def setup(self, rules: Rules) -> None:
         """Set the heuristic up for ``rules``; the simulations play single hands."""
-        self.heuristic.setup(rules)
+        super().setup(rules)
         self.rules = dataclasses.replace(rules, episode="hand")
         self.cfg = self.rules.to_config()
 
-    def candidates(
-        self, pieces: dict[str, np.ndarray], mask: np.ndarray, chosen: np.ndarray, max_discards: int
-    ) -> list[list[int]]:
+    def candidates(self, obs, pieces, mask, slots, views, max_discards: int) -> list[list[int]]:
         """Per row: the heuristic's choice, then the other of draw / take_pile or its next discards."""
+        chosen = self.heuristic.act(obs, mask)
         prefs = np.where(mask, self.heuristic.scores(pieces), -np.inf)
         out = []
         for legal, p, c in zip(mask, prefs, chosen.tolist(), strict=True):
@@ -57,7 +57,7 @@ class ClassicSearch:
                 out.append([c])
         return out
 
-    def determinise(self, row: dict[str, np.ndarray], rng: np.random.Generator, samples: int):
+    def determinise(self, i: int, row: dict[str, np.ndarray], rng: np.random.Generator, samples: int):
         """Positions of one observation row and the observer's seat in them."""
         return determinise(self.rules, row, rng, samples)
 

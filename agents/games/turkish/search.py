@@ -20,12 +20,13 @@ from kanaszta_env import Rules
 from kanaszta_env.cards import NUM_TYPES
 from kanaszta_env.games.turkish.actions import DISCARD0, DRAW, TAKE_PILE
 
+from ...search import SearchKit
 from . import rollout as R
 from .bots import _VALUE, TurkishHeuristicBot
 from .determinise import determinise
 
 
-class TurkishSearch:
+class TurkishSearch(SearchKit):
     """Candidates, sampled worlds and rollouts of Turkish kanasta (module doc)."""
 
     #: the settings a bare "search" plays with
@@ -38,13 +39,12 @@ class TurkishSearch:
 
     def setup(self, rules: Rules) -> None:
         """Set the heuristic up for ``rules``."""
-        self.heuristic.setup(rules)
+        super().setup(rules)
         self.rules, self.cfg = rules, rules.to_config()
 
-    def candidates(
-        self, pieces: dict[str, np.ndarray], mask: np.ndarray, chosen: np.ndarray, max_discards: int
-    ) -> list[list[int]]:
+    def candidates(self, obs, pieces, mask, slots, views, max_discards: int) -> list[list[int]]:
         """Per row: the heuristic's choice, then the other of draw / take_pile or its next discards."""
+        chosen = self.heuristic.act(obs, mask)
         out = []
         for i, legal in enumerate(mask):
             c = int(chosen[i])
@@ -60,7 +60,7 @@ class TurkishSearch:
             out.append([c, *(DISCARD0 + t for t in options[: max_discards - 1])])
         return out
 
-    def determinise(self, row: dict[str, np.ndarray], rng: np.random.Generator, samples: int):
+    def determinise(self, i: int, row: dict[str, np.ndarray], rng: np.random.Generator, samples: int):
         """Worlds of one observation row; the observer sits at seat 0."""
         return determinise(self.rules, row, rng, samples, lambda n: R.new_state(n, 4)), 0
 
