@@ -49,6 +49,7 @@ from kanaszta_env.observation import split
 from kanaszta_env.variants.turkish import TURKISH
 
 from ...base import Agent
+from .keep import keep_value
 
 _VALUE = np.array(TURKISH.card_value, dtype=np.float64)
 _RANK_TWO = 1
@@ -141,7 +142,7 @@ class TurkishBot(Agent):
             top = int(np.argmax(p["pile_top"][i]))
             with_top = np.rint(p["hand"][i] * 2).astype(np.int64)
             with_top[top] += 1
-            return TAKE_PILE if self._keep(with_top, top) > 0 else DRAW
+            return TAKE_PILE if keep_value(with_top, top) > 0 else DRAW
         hand = np.rint(p["hand"][i] * 2).astype(np.int64)
         if phase == 1:
             action = self._meld_action(p, i, hand, legal)
@@ -258,7 +259,7 @@ class TurkishBot(Agent):
 
     def _discard(self, p: dict[str, np.ndarray], i: int, hand: np.ndarray, options: list[int]) -> int:
         """The card to discard: the least useful, the safest, the more expensive of equals."""
-        score = {t: _VALUE[t] - 100.0 * self._keep(hand, t) for t in options}
+        score = {t: _VALUE[t] - 100.0 * keep_value(hand, t) for t in options}
         if self.safe_discards:  # among the few least useful cards, avoid feeding the next player
             for t in sorted(options, key=score.__getitem__)[-3:]:
                 score[t] -= 40.0 * self._dangerous(p, i, t)
@@ -279,17 +280,6 @@ class TurkishBot(Agent):
             if meld_status(meld).legal:
                 return True
         return False
-
-    def _keep(self, hand: np.ndarray, t: int) -> float:
-        """How much the hand needs card ``t``: a wild, a card of a meld, a pair, a run neighbour."""
-        if _IS_WILD[t]:
-            return 3.0
-        rank, suit = divmod(t, 4)
-        same_rank = hand[rank * 4 : rank * 4 + 4].sum() - 1
-        neighbours = sum(
-            hand[((rank + d) % 13) * 4 + suit] > 0 for d in (-2, -1, 1, 2) if 0 <= rank + d <= 13
-        )
-        return min(same_rank, 2) + 0.75 * min(neighbours, 2)
 
 
 class TurkishGreedyBot(TurkishBot):

@@ -32,6 +32,8 @@ from kanaszta_env import Rules
 from kanaszta_env.engine.kernels import kernels_for
 from kanaszta_env.games.turkish.actions import ADD0, DISCARD0, NEW0, NUM_ACTIONS, TAKE_PILE, WITHDRAW
 
+from .keep import joins, keep_value
+
 _KERNELS = kernels_for(Rules(variant="tr").spec)
 
 
@@ -181,24 +183,11 @@ def _new_meld(hand, row) -> int:
 
 
 @njit(cache=True)
-def _keep(hand, t: int) -> float:
-    if not _natural(t):
-        return 3.0
-    r, suit = t // 4, t % 4
-    same = min(_rank_count(hand, r) - 1, 2)
-    near = 0
-    for d in (-2, -1, 1, 2):
-        if _has(hand, r + d, suit):
-            near += 1
-    return same + 0.75 * min(near, 2)
-
-
-@njit(cache=True)
 def _discard(hand, row) -> int:
     best, score = -1, -1e9
     for t in range(53):
         if row[DISCARD0 + t]:
-            sc = VALUE[t] - 100.0 * _keep(hand, t)
+            sc = VALUE[t] - 100.0 * keep_value(hand, t)
             if sc > score:
                 best, score = DISCARD0 + t, sc
     if best < 0:
@@ -207,26 +196,12 @@ def _discard(hand, row) -> int:
 
 
 @njit(cache=True)
-def _joins(hand, t: int) -> bool:
-    """Whether card ``t`` is wild or joins ``hand``: a card of its rank or a run neighbour."""
-    if not _natural(t):
-        return True
-    rank, suit = t // 4, t % 4
-    if _rank_count(hand, rank) > 0:
-        return True
-    for d in (-2, -1, 1, 2):
-        if 0 <= rank + d <= 13 and hand[((rank + d) % 13) * 4 + suit] > 0:
-            return True
-    return False
-
-
-@njit(cache=True)
 def choose(s, b: int, row) -> int:
     """The rollout policy's action in game ``b`` (``row``: its legal mask)."""
     p = s.to_move[b]
     if s.phase[b] == PHASE_DRAW:
         n = s.pile_len[b]
-        if row[TAKE_PILE] and (not row[0] or n >= 2 or _joins(s.hand[b, p], s.pile[b, n - 1])):
+        if row[TAKE_PILE] and (not row[0] or n >= 2 or joins(s.hand[b, p], s.pile[b, n - 1])):
             return TAKE_PILE
         return 0
     hand = s.hand[b, p]

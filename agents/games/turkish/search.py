@@ -24,6 +24,7 @@ from ...search import SearchKit
 from . import rollout as R
 from .bots import _VALUE, TurkishHeuristicBot
 from .determinise import determinise
+from .keep import keep_value
 
 
 class TurkishSearch(SearchKit):
@@ -56,7 +57,7 @@ class TurkishSearch(SearchKit):
                 continue
             hand = np.rint(pieces["hand"][i] * 2).astype(np.int64)
             options = [t for t in range(NUM_TYPES) if legal[DISCARD0 + t] and DISCARD0 + t != c]
-            options.sort(key=lambda t: -(_VALUE[t] - 100.0 * self.heuristic._keep(hand, t)))
+            options.sort(key=lambda t: -(_VALUE[t] - 100.0 * keep_value(hand, t)))
             out.append([c, *(DISCARD0 + t for t in options[: max_discards - 1])])
         return out
 
