@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .core.config import CFG_GAME, CFG_SIDE_OF, CFG_SIDES, CFG_SIZE, MAX_SEATS
 from .variants.classic import CLASSIC
 
 #: C1.1: decks shuffled together, by number of players
@@ -93,13 +94,13 @@ _CHOICES: dict[str, tuple[Any, ...]] = {
     "exhaustion_penalty": (0, 100),
 }
 
-# positions of the classic keys in the config vector (after the shared ones, see rules.CFG_*)
-CC_BASE = 32
+# positions of the classic keys in the config vector (a game's part, core/config.py CFG_GAME)
+CC_BASE = CFG_GAME
 CC_DECKS = CC_BASE + 0  # 2 (108 cards) or 3 (162 cards)
 CC_DEAL = CC_BASE + 1  # cards dealt to each active player
-CC_SIDES = CC_BASE + 2  # number of sides
-CC_SIDE_OF = CC_BASE + 3  # 6 entries: side of each seat
-CC_FIVE = CC_SIDE_OF + 6  # 1: five players, a trio member sits out each hand
+CC_SIDES = CFG_SIDES  # the shared sides (number, then side of each seat)
+CC_SIDE_OF = CFG_SIDE_OF
+CC_FIVE = CC_SIDE_OF + MAX_SEATS  # 1: five players, a trio member sits out each hand
 CC_RED_REPLACED = CC_FIVE + 1
 CC_TABLE_OPENING = CC_RED_REPLACED + 1
 CC_CANASTA_OPENING = CC_TABLE_OPENING + 1
@@ -121,6 +122,7 @@ CC_EXHAUSTION = CC_MELDS_NEGATIVE + 1
 CC_TARGET_STRICT = CC_EXHAUSTION + 1
 CC_FREE_UPCARD = CC_TARGET_STRICT + 1
 CC_END = CC_FREE_UPCARD + 1
+assert CC_DEAL < CC_SIDES and CC_END <= CFG_SIZE
 
 
 def resolve_classic(preset: str, settings: Any, given: dict[str, Any], players: int) -> dict[str, Any]:

@@ -24,7 +24,7 @@ with warnings.catch_warnings():  # Starlette 1.x prefers httpx2 for its test cli
     from starlette.testclient import TestClient
 
 from agents.records import GameRecord, replay
-from agents.registry import make_agent
+from agents.registry import bot_names, make_agent
 from agents.watch import Show, watch
 from kanaszta_env import GameBatch, Rules
 from kanaszta_env.cli import main
@@ -536,14 +536,15 @@ EVERY_TABLE = [(p, n) for g in all_games() for p in g.presets for n in g.player_
 @pytest.mark.parametrize(("game", "players"), EVERY_TABLE)
 def test_every_preset_and_table_size_is_played_and_watched(client, game: str, players: int) -> None:
     """Every preset at every table size it allows, the person in the last seat: random moves
-    to the end of a short hand, then bots watched to theirs; each side holds its seats."""
+    to the end of a short hand, then the game's bots watched to theirs; each side holds its seats."""
     doc = {"game": game, "players": players, "seat": players - 1, "seed": 1, "max_turns": 30}
     sid, state = new_game(client, **doc)
     rng = random.Random(0)
     while state["your_turn"]:
         state = act(client, sid, rng.choice(state["legal"]["names"]))
     assert state["finished"] and state["hand_end"]["players"][players - 1]["name"] == "you"
-    doc = {"mode": "watch", "agents": ["greedy"] * players, "game": game, "players": players, "seed": 2}
+    bot = bot_names(Rules(variant=game, num_players=players))[1]  # the game's first bot but random
+    doc = {"mode": "watch", "agents": [bot] * players, "game": game, "players": players, "seed": 2}
     vid = client.post("/api/view", json=doc | {"max_turns": 30}).json()["session"]
     end = client.post(f"/api/view/{vid}/step", json={"count": 1000, "unit": "turn"}).json()["state"]
     assert end["finished"] and end["hand_end"]["sheet"]

@@ -62,7 +62,8 @@ def test_r1_6_card_values_come_from_the_spec():
     ("change", "message"),
     [
         ({"type_copies": (2,) * 52}, "type_copies needs 53 entries"),
-        ({"meld_family": "runs"}, "meld_family 'runs' is not one of"),
+        ({"meld_family": "two words"}, "meld_family 'two words' is not a name"),
+        ({"rule_set": "games.rule_set"}, "rule_set must name <package>.kernels.<module>"),
         ({"deal_others": 40}, "leaves no stock"),
         ({"canasta_size": 9}, "min_meld <= canasta_size <= max_natural_group"),
         ({"tax_brackets": (7000, 5000, 9000)}, "tax_brackets"),

@@ -9,11 +9,18 @@ with numba's cache folder switched to a subfolder per variant while the
 modules are imported (numba fixes a function's cache folder when it is
 decorated). The installed package's own modules are the default variant's
 kernels; nothing is imported twice for it.
+
+A rule set outside the package (a user's game: ``Variant.rule_set`` an absolute module
+path such as ``mygame.kernels.rule_set``) is copied the same way: its top-level package
+is imported afresh beside the package's modules, under ``<copy>.mygame``, and its
+sources join the name of the cache folder (numba would not see a helper's edit).
 """
 
 from __future__ import annotations
 
+import hashlib
 import importlib
+import importlib.util
 import re
 import sys
 import types
@@ -82,12 +89,18 @@ def _import_copy(variant: Variant) -> str:
     """Import the kernel modules afresh for ``variant``; returns the package name."""
     slug = re.sub(r"[^0-9a-zA-Z_]", "_", variant.name)
     package = f"_kanaszta_{slug}_{variant.fingerprint}"
+    folder = f"{slug}-{variant.fingerprint}"
+    outside = _outside_packages(variant)
+    if outside:
+        folder += "-" + _source_digest(_source_dir(variant, outside[0]))
     variants.bind_package(package, variant)
     _bare_package(package, _PACKAGE_DIR)
     for sub in _SUBPACKAGES:
         _bare_package(f"{package}.{sub}", _PACKAGE_DIR.joinpath(*sub.split(".")))
+    for sub in outside:  # a user's game: its folders but the kernels', without their __init__
+        _bare_package(f"{package}.{sub}", _source_dir(variant, sub))
     previous = numba.config.CACHE_DIR
-    numba.config.CACHE_DIR = str(Path(previous) / "variants" / f"{slug}-{variant.fingerprint}")
+    numba.config.CACHE_DIR = str(Path(previous) / "variants" / folder)
     try:
         compiled = _compiled_api(variant)
         for module in ("engine.driver", "core.ruleset", "core.playout", *([compiled] if compiled else [])):
@@ -99,8 +112,41 @@ def _import_copy(variant: Variant) -> str:
 
 def _compiled_api(variant: Variant) -> str | None:
     """The module of the game's compiled API (``games/<game>/compiled.py``), if it has one."""
-    folder = variant.rule_set.split(".")[:-2]  # games.<game>.kernels.rule_set -> games.<game>
-    return ".".join([*folder, "compiled"]) if _PACKAGE_DIR.joinpath(*folder, "compiled.py").exists() else None
+    folder = ".".join(variant.rule_set.split(".")[:-2])  # games.<game>.kernels.rule_set -> games.<game>
+    return f"{folder}.compiled" if (_source_dir(variant, folder) / "compiled.py").exists() else None
+
+
+def _outside_packages(variant: Variant) -> list[str]:
+    """The packages of a rule set outside ``kanaszta_env`` above its kernels' (``a``, ``a.b`` of
+    ``a.b.kernels.rule_set``), outermost first; none for a game of the package."""
+    top = variant.outside_package
+    if top is None:
+        return []
+    if (_PACKAGE_DIR / top).exists() or (_PACKAGE_DIR / f"{top}.py").exists():
+        raise ValueError(
+            f"rule set {variant.rule_set!r}: a package outside kanaszta_env may not be called {top!r}"
+        )
+    parts = variant.rule_set.split(".")[:-2]
+    return [".".join(parts[: i + 1]) for i in range(len(parts))]
+
+
+def _source_dir(variant: Variant, name: str) -> Path:
+    """The folder of the package ``name`` (dotted, as ``Variant.rule_set`` writes it)."""
+    parts = name.split(".")
+    if variant.outside_package is None:
+        return _PACKAGE_DIR.joinpath(*parts)
+    spec = importlib.util.find_spec(parts[0])
+    if spec is None or not spec.submodule_search_locations:
+        raise ValueError(f"rule set {variant.rule_set!r}: no package {parts[0]!r} can be imported")
+    return Path(next(iter(spec.submodule_search_locations))).joinpath(*parts[1:])
+
+
+def _source_digest(folder: Path) -> str:
+    """A short hash of the Python sources under ``folder``."""
+    digest = hashlib.sha1()
+    for path in sorted(folder.rglob("*.py")):
+        digest.update(str(path.relative_to(folder)).encode() + path.read_bytes())
+    return digest.hexdigest()[:12]
 
 
 def _bare_package(name: str, path: Path) -> None:

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..rules_classic import CC_SIDE_OF, CC_SIDES
+from ..core.config import CFG_SIDE_OF, CFG_SIDES, MAX_SEATS
 
 if TYPE_CHECKING:  # the layers above import the games, never the reverse at import time
     import numpy as np
@@ -128,8 +128,10 @@ class Game:
         """Fill the game's part of the kernels' config vector (after the shared ``CFG_*``):
         by default the sides, which the side-aware parts of the engine read."""
         sides = self.sides(rules)
-        cfg[CC_SIDES] = max(sides) + 1
-        cfg[CC_SIDE_OF : CC_SIDE_OF + len(sides)] = sides
+        if len(sides) > MAX_SEATS:  # the config vector holds the sides of MAX_SEATS seats
+            raise ValueError(f"{self.title}: at most {MAX_SEATS} players, got {len(sides)}")
+        cfg[CFG_SIDES] = max(sides) + 1
+        cfg[CFG_SIDE_OF : CFG_SIDE_OF + len(sides)] = sides
 
     def preset_setting(self, rules: Rules, key: str, default: Any = None) -> Any:
         """A setting of the preset ``rules`` play (e.g. Díszített's ``heart_aces``)."""

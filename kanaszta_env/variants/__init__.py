@@ -50,9 +50,11 @@ def shared_type(cls: type) -> type:
     per tuple, so code compiled outside the copies (bots, tools) never caches a signature that
     names a copy's module, which a later process could not import."""
     root, _, rest = cls.__module__.partition(".")
-    if root == "kanaszta_env":
+    variant = _COMPILED.get(root)
+    if variant is None:  # the installed package's class, or a user's game imported as itself
         return cls
-    return getattr(importlib.import_module(f"kanaszta_env.{rest}"), cls.__qualname__)
+    outside = variant.outside_package == rest.split(".")[0]  # the copy of a user's game's package
+    return getattr(importlib.import_module(rest if outside else f"kanaszta_env.{rest}"), cls.__qualname__)
 
 
 def variant_of_module(module_name: str, base: Variant | None = None) -> Variant:

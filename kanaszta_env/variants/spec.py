@@ -17,7 +17,8 @@ from dataclasses import asdict, dataclass
 
 from ..cards import NUM_TYPES
 
-#: meld families the kernels implement (see docs/design.md, "Meld families")
+#: meld families of the package's games (see docs/design.md, "Meld families"); a user's
+#: game names its own
 MELD_FAMILIES = ("rank_groups", "classic", "turkish")
 
 
@@ -45,8 +46,10 @@ class Variant:
     deal_starter: int  # cards dealt to the starter, kept cut cards included (R3.2)
     deal_others: int  # cards dealt to every other player (R3.2)
     # --- melds (R10, R11) ---------------------------------------------------------------
-    meld_family: str  # how melds are stored and built: one of MELD_FAMILIES
-    rule_set: str  # module of the kernel package exporting the rule set's entry points (core/ruleset.py)
+    meld_family: str  # how melds are stored and built: one of MELD_FAMILIES, or a user's game's own
+    # module exporting the rule set's entry points (core/ruleset.py): ``games.<game>.kernels.rule_set``
+    # inside this package, or an absolute module path outside it (a user's game, ``outside_package``)
+    rule_set: str
     min_meld: int  # smallest legal group (R10.1)
     max_natural_group: int  # largest natural group (R10.2)
     max_wild_group: int  # largest wilds-only group (R10.3)
@@ -71,10 +74,10 @@ class Variant:
                 raise ValueError(f"variant {self.name!r}: {name} needs {NUM_TYPES} entries, got {len(table)}")
         if any(c < 0 for c in self.type_copies) or sum(self.type_copies) == 0:
             raise ValueError(f"variant {self.name!r}: type_copies must be non-negative and not all zero")
-        if self.meld_family not in MELD_FAMILIES:
-            raise ValueError(
-                f"variant {self.name!r}: meld_family {self.meld_family!r} is not one of {MELD_FAMILIES}"
-            )
+        if not isinstance(self.meld_family, str) or not self.meld_family.isidentifier():
+            raise ValueError(f"variant {self.name!r}: meld_family {self.meld_family!r} is not a name")
+        if len(self.rule_set.split(".")) < 3 or not all(p.isidentifier() for p in self.rule_set.split(".")):
+            raise ValueError(f"variant {self.name!r}: rule_set must name <package>.kernels.<module>")
         if not 0 < self.min_meld <= self.canasta_size <= self.max_natural_group:
             raise ValueError(
                 f"variant {self.name!r}: needs 0 < min_meld <= canasta_size <= max_natural_group"
@@ -87,6 +90,13 @@ class Variant:
             raise ValueError(f"variant {self.name!r}: a deal to {most} players leaves no stock")
         if len(self.tax_brackets) != 3 or list(self.tax_brackets) != sorted(self.tax_brackets):
             raise ValueError(f"variant {self.name!r}: tax_brackets must be three increasing totals (R17)")
+
+    @property
+    def outside_package(self) -> str | None:
+        """The top-level package of a rule set outside ``kanaszta_env`` (a user's game, e.g.
+        ``mygame`` of ``mygame.kernels.rule_set``); ``None`` for a game of this package."""
+        top = self.rule_set.split(".")[0]
+        return None if top == "games" else top
 
     @property
     def deck_size(self) -> int:

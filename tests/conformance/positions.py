@@ -49,7 +49,7 @@ def readable(games: GameBatch, b: int) -> dict[str, np.ndarray]:
             x = x[: int((s.stock_len if name == "stock" else s.pile_len)[b])]
         elif name == "fi":
             x = np.sort(x[s.fi_taker[b] < 0], axis=1)
-        elif phase in UNREAD[game].get(name, ()):
+        elif phase in UNREAD.get(game, {}).get(name, ()):
             continue
         out[name] = x
     return out

@@ -292,7 +292,8 @@ def redeal(games: GameBatch, p: int, rng: np.random.Generator) -> GameBatch:
     for b in range(games.batch_size):
         lo = min(int(s.stock_known[b]), int(s.stock_len[b])) if hasattr(s, "stock_known") else 0
         hi = int(s.stock_len[b]) - (games.rules.spec.cut_cards if phases[s.phase[b]] == "cut" else 0)
-        unseen = {q: s.hand[b, q] - s.known[b, q] for q in range(games.rules.num_players) if q != p}
+        known = getattr(s, "known", np.zeros_like(s.hand))  # cards publicly known in a hand
+        unseen = {q: s.hand[b, q] - known[b, q] for q in range(games.rules.num_players) if q != p}
         fis = [f for f in range(s.fi.shape[1]) if s.fi_taker[b, f] < 0] if hasattr(s, "fi") else []
         pool = [*s.stock[b, lo:hi], *(t for f in fis for t in s.fi[b, f])]
         pool += [t for cards in unseen.values() for t in np.repeat(np.arange(len(cards)), cards)]
@@ -302,9 +303,9 @@ def redeal(games: GameBatch, p: int, rng: np.random.Generator) -> GameBatch:
             s.fi[b, f], pool = pool[: s.fi.shape[2]], pool[s.fi.shape[2] :]
         mover = int(getattr(s, "mover", s.to_move)[b])  # the turn's checkpoint hand is his
         for q, cards in unseen.items():
-            new = s.known[b, q] + np.bincount(pool[: cards.sum()], minlength=len(cards))
+            new = known[b, q] + np.bincount(pool[: cards.sum()], minlength=len(cards))
             pool = pool[cards.sum() :]
-            if q == mover:
+            if q == mover and hasattr(s, "cp_hand"):
                 s.cp_hand[b] += (new - s.hand[b, q]).astype(s.cp_hand.dtype)
             s.hand[b, q] = new
         assert len(pool) == 0

@@ -8,10 +8,13 @@ also each action's effect and the hand scores). :data:`CHECKERS` adapts them; ea
 also asserts that the play reached what makes the comparison worth having (every phase,
 every event), so that it cannot pass vacuously. The targeted rule scenarios stay in
 tests/test_mask_exactness.py, tests/test_classic_checker.py and
-tests/test_turkish_checker.py."""
+tests/test_turkish_checker.py. A game registered from outside the package brings its own
+checker beside it: ``compare(table)`` of the module ``checker`` of the game's package
+(e.g. tests/fourth_game/checker.py)."""
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from typing import Any
 
@@ -89,11 +92,21 @@ CHECKERS: dict[str, Callable[[Any], dict]] = {
 }
 
 
+def _own_checker(table: Any) -> Callable[[Any], dict] | None:
+    """``compare`` of the module ``checker`` beside a game registered from outside the package."""
+    home = type(table.rules().game).__module__.split(".")[0]
+    try:
+        return importlib.import_module(f"{home}.checker").compare
+    except (ModuleNotFoundError, AttributeError):
+        return None
+
+
 def test_mask_equals_the_independent_checker(table) -> None:
     """At every visited state the mask is exactly the checker's set of legal actions (and
     for Turkish kanasta every action's effect and every hand's score are the checker's)."""
-    assert table.game in CHECKERS, f"no independent checker for {table.game}"
-    run = CHECKERS[table.game](table)
+    compare = CHECKERS.get(table.game) or _own_checker(table)
+    assert compare is not None, f"no independent checker for {table.game}"
+    run = compare(table)
     assert run["mismatches"] == 0, f"{run['mismatches']} mismatches:\n" + "\n-----\n".join(run["examples"])
     assert not run["unreached"], f"the play never reached: {run['unreached']}"
     assert run["checked"] >= 400
