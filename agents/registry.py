@@ -23,9 +23,11 @@ from .games.turkish.terminal import TurkishWords
 from .hinted import load_policy_file
 from .human import TerminalWords
 from .random_bot import RandomBot
-from .search import SimulatedSearchBot
+from .search import LedKit, SimulatedSearchBot
 
 BOT_NAMES = ("random", "greedy", "heuristic", "search", "ppo")
+#: the search bot whose first candidate is the shipped policy's choice (:class:`~agents.search.LedKit`)
+LED_SEARCH = "ppo+search"
 #: the policies ``make_agent("ppo", rules)`` loads, one per table (``agents/data``): trained by
 #: ``kanaszta train --config training/configs/<name>.toml``, exported with ``kanaszta export``
 #: (README: "The shipped agent"); SHIPPED_POLICY is Díszített kanaszta's (a hinted one)
@@ -148,6 +150,8 @@ def make_agent(spec: str, rules: Rules | None = None, seed: int = 0) -> Agent:
     * ``random``, ``greedy``, ``heuristic``, ``search`` — the bots of the rules' game
       (:func:`bot_names`), optionally with options after a colon:
       ``heuristic:min_left=8``, ``search:samples=24,horizon=8``, ``random:seed=3``;
+    * ``ppo+search`` — ``search`` (with its options) keeping the shipped policy's choice unless
+      a simulated candidate beats it;
     * ``ppo`` — the trained policy shipped with the package for the rules' table
       (:func:`shipped_tables`: Díszített kanaszta with two players, reading HeuristicBot's
       choice, :mod:`agents.hinted`; Turkish kanasta); NumPy only, no PyTorch needed; played
@@ -169,6 +173,11 @@ def make_agent(spec: str, rules: Rules | None = None, seed: int = 0) -> Agent:
     opts = _options(rest, spec)
     if head == "ppo":
         return _shipped_policy(opts, rules, seed, spec)
+    if head == LED_SEARCH:  # the search bot led by the shipped policy: its options are search's
+        agent = make_agent(f"search:{rest}", rules, seed)
+        agent.kit = LedKit(agent.kit, make_agent("ppo", rules, seed))  # type: ignore[attr-defined]
+        agent.name = spec
+        return agent
     if head == "random":
         agent: Agent = RandomBot(seed=int(_convert(opts.pop("seed", str(seed)), int, "seed", spec)))
     elif head in BOT_NAMES:

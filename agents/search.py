@@ -80,6 +80,41 @@ class SearchKit:
         return [candidate]
 
 
+class LedKit(SearchKit):
+    """``kit`` with another agent's choice first (``ppo+search``: the shipped policy's): the
+    search keeps the leader's action unless one of the kit's candidates, or the heuristic's
+    choice, beats it by the evidence the bot asks for."""
+
+    def __init__(self, kit: SearchKit, leader: Agent) -> None:
+        self.kit, self.leader = kit, leader
+        self.defaults, self.heuristic, self.wants_views = kit.defaults, kit.heuristic, kit.wants_views
+
+    def setup(self, rules: Rules) -> None:
+        self.kit.setup(rules)
+        self.leader.setup(rules)
+
+    def reset(self, n: int) -> None:
+        self.kit.reset(n)
+        self.leader.reset(n)
+
+    def candidates(self, obs, pieces, mask, slots, views, max_discards: int) -> list[list[int]]:
+        """The kit's candidates of each row with the leader's action moved (or put) first."""
+        led = self.leader.act(obs, mask).tolist()
+        cands = self.kit.candidates(obs, pieces, mask, slots, views, max_discards)
+        return [[a, *(c for c in row if c != a)] for a, row in zip(led, cands, strict=True)]
+
+    def determinise(self, i: int, row: dict, rng: np.random.Generator, samples: int) -> tuple[Any, int]:
+        return self.kit.determinise(i, row, rng, samples)
+
+    def simulate(
+        self, state: Any, seat: int, first: np.ndarray, horizon: int, hand_weight: float
+    ) -> np.ndarray:
+        return self.kit.simulate(state, seat, first, horizon, hand_weight)
+
+    def settle(self, i: int, candidate: int, mask: np.ndarray) -> list[int]:
+        return self.kit.settle(i, candidate, mask)
+
+
 class SimulatedSearchBot(Agent):
     """The heuristic's play with the kit's decisions chosen by simulation (module doc)."""
 

@@ -101,3 +101,27 @@ def test_export_writes_a_policy_that_tournaments_take(tmp_path: Path) -> None:
     from agents.cli import main as agents_cli
 
     assert agents_cli(["tournament", "random", str(out), "--deals", "2", "--max-turns", "20"]) == 0
+
+
+@pytest.mark.parametrize("table", ["2003-02 2p", "tr 4p"])
+def test_ppo_search_keeps_the_policy_unless_a_candidate_beats_it(table: str) -> None:
+    """``ppo+search`` puts the shipped policy's choice first: with an unreachable bar (a prior
+    of a billion points) it plays exactly the policy's actions; with z = 0 it overrules the
+    policy at some decisions, always legally."""
+    from kanaszta_env import GameBatch
+
+    variant, players = table.split()
+    rules = Rules(variant=variant, num_players=int(players.removesuffix("p")))
+    games = GameBatch(rules, 48)
+    games.reset(seed=np.arange(48))
+    rng = np.random.default_rng(0)
+    for _ in range(rng.integers(20, 40)):  # random legal play to mid-hand states
+        mask = games.legal_mask()
+        games.step(np.array([rng.choice(np.flatnonzero(m)) for m in mask]))
+    obs, mask = games.observe(), games.legal_mask()
+    policy = make_agent("ppo", rules).act(obs, mask)
+    small = "samples=4,horizon=2,max_discards=3"
+    strict = make_agent(f"ppo+search:{small},prior=1000000000", rules)
+    assert strict.name.startswith("ppo+search") and (strict.act(obs, mask) == policy).all()
+    loose = make_agent(f"ppo+search:{small},z=0", rules).act(obs, mask)
+    assert mask[np.arange(len(obs)), loose].all() and (loose != policy).any()
