@@ -304,3 +304,26 @@ def test_separate_heart_aces_and_red_threes_counted_as_seen() -> None:
     unknown = np.rint(got["unknown"] * TYPE_COPIES)
     assert unknown[HEART_ACE] == 1 and unknown[RED_THREES[0]] == 0 and unknown[RED_THREES[1]] == 1
     assert got["collection"][1].tolist() == [0.5, 1.0, 0.5, 0.0]
+
+
+def test_observation_buffers_hand_out_only_arrays_nobody_holds() -> None:
+    """The VecEnv's observation arrays: an array (or a view of it) still held is never handed out
+    again; one let go of is (no fresh memory per step)."""
+    import weakref
+
+    from kanaszta_env.envs.vec_env import ObservationBuffers
+
+    buffers = ObservationBuffers((3, 5))
+    a, b = buffers.take(), buffers.take()
+    assert a is not b and not np.shares_memory(a, b)
+    view, old_b = b[1:], weakref.ref(b)
+    del b
+    c = buffers.take()  # b's array is still seen through the view
+    assert not np.shares_memory(c, view) and not np.shares_memory(c, a)
+    del view
+    again = buffers.take()  # (taken outside the asserts, whose rewriting holds references)
+    assert again is old_b()  # let go of: it comes back
+    old_a = weakref.ref(a)
+    del a
+    again = buffers.take()
+    assert again is old_a()

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from numba import njit
 
+from ....core.borrow import borrow
 from ....core.common import opening_minimum
 from ....core.config import CFG_MAX_HANDS, CFG_MAX_TURNS, CFG_PLAYERS
 from ....rules_classic import CC_DECKS, CC_SIDES
@@ -37,7 +38,7 @@ def observation_size(players: int, sides: int) -> int:
     return sum(p.size for p in classic_pieces(players, sides, _Size))
 
 
-@njit(cache=True)
+@njit(inline="always")
 def _copies(kind: int, decks: int) -> float:
     """Copies of a card kind in the deck: 4 of a rank per deck, 2 black threes, 4 twos, 2 jokers."""
     if kind in (KIND_BLACK_THREE, KIND_JOKER):
@@ -45,12 +46,12 @@ def _copies(kind: int, decks: int) -> float:
     return 4.0 * decks
 
 
-@njit(cache=True)
+@njit(inline="always")
 def _clip(x: float, low: float) -> float:
     return min(max(x, low), 1.0)
 
 
-@njit(cache=True)
+@njit(inline="always")
 def _kinds(counts, out, start: int, decks: int) -> None:
     """Counts of the 53 card types by kind, each ÷ the kind's copies."""
     for t in range(counts.shape[0]):
@@ -59,7 +60,7 @@ def _kinds(counts, out, start: int, decks: int) -> None:
             out[start + k] += counts[t] / _copies(k, decks)
 
 
-@njit(cache=True)
+@njit(inline="always")
 def _hand_size(s, b: int, q: int) -> int:
     n = 0
     for t in range(s.hand.shape[2]):
@@ -67,7 +68,7 @@ def _hand_size(s, b: int, q: int) -> int:
     return n
 
 
-@njit(cache=True)
+@njit(inline="always")
 def _encode_sides_and_pile(s, cfg, b: int, p: int, out, i: int) -> int:
     """Every side's melds, red threes, opened, canasta, totals and hand scores, then the
     discard pile, from slot ``i``; returns the next slot."""
@@ -116,7 +117,7 @@ def _encode_sides_and_pile(s, cfg, b: int, p: int, out, i: int) -> int:
     return i
 
 
-@njit(cache=True)
+@njit(inline="always")
 def encode_one(s, cfg, b: int, p: int, out) -> int:
     """Write seat ``p``'s observation of game ``b`` into ``out`` (zeroed here);
     returns the number of slots written (the declared size)."""
@@ -180,7 +181,10 @@ def encode_one(s, cfg, b: int, p: int, out) -> int:
 @njit(cache=True)
 def encode_games(s, cfg, rows, seats, obs) -> int:
     """Observations of seat ``seats[i]`` in game ``rows[i]`` into ``obs[i]``;
-    returns the slots written per row (0 for no rows)."""
+    returns the slots written per row (0 for no rows). The per-row code is
+    inlined and reads a borrowed state: passing the state tuple to a call costs
+    more than a row's encoding (core/borrow.py)."""
+    s = borrow(s)
     written = 0
     for i in range(rows.shape[0]):
         written = encode_one(s, cfg, rows[i], seats[i], obs[i])

@@ -112,9 +112,8 @@ def _encode_table(v: View, cfg, o: np.ndarray, c: int) -> int:
             size = 0
             for j in range(GROUP_SLOTS):
                 n = v.groups[k, g, j]
-                if n != 0:
-                    size += n
-                    o[base + j] = n * _INV_SLOT_COPIES[j]
+                size += n
+                o[base + j] = n * _INV_SLOT_COPIES[j]  # no test: a zero writes the zero there
             # a group under construction may pass 8 cards until the discard
             o[sizes + k * G + g] = min(size / GROUP_SIZE_SCALE, 1.0)
             if size >= CANASTA_SIZE:

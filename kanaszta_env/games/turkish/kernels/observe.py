@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from numba import njit
 
+from ....core.borrow import borrow
 from ....core.config import CFG_MAX_HANDS, CFG_MAX_TURNS
 from ..observation import DECK_SIZE, HAND_SIZE_SCALE, OPENING_SCALE, SCORE_SCALE, STOCK_SIZE
 from .state import PHASE_DISCARD, PHASE_DRAW, PHASE_MELD
@@ -27,7 +28,7 @@ def _counts(counts, out, i: int) -> int:
     return i + 53
 
 
-@njit(cache=True)
+@njit(inline="always")
 def _encode_melds(s, b: int, p: int, out, i: int) -> int:
     """The ``melds``, ``meld_owner``, ``meld_kind`` and ``meld_changed`` pieces."""
     mover_pair = s.to_move[b] % 2
@@ -61,7 +62,7 @@ def _encode_melds(s, b: int, p: int, out, i: int) -> int:
     return i
 
 
-@njit(cache=True)
+@njit(inline="always")
 def encode_one(s, cfg, b: int, p: int, out) -> int:
     """The observation of seat ``p`` in game ``b`` into ``out``; returns the slots written."""
     out[:] = 0.0
@@ -127,7 +128,10 @@ def encode_one(s, cfg, b: int, p: int, out) -> int:
 @njit(cache=True)
 def encode_games(s, cfg, rows, seats, obs) -> int:
     """Observations of seat ``seats[i]`` in game ``rows[i]`` into ``obs[i]``;
-    returns the slots written per row (0 for no rows)."""
+    returns the slots written per row (0 for no rows). The per-row code is
+    inlined and reads a borrowed state: passing the state tuple to a call costs
+    more than a row's encoding (core/borrow.py)."""
+    s = borrow(s)
     written = 0
     for i in range(rows.shape[0]):
         written = encode_one(s, cfg, rows[i], seats[i], obs[i])
