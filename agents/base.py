@@ -33,7 +33,6 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from kanaszta_env import GameBatch, Rules
-from kanaszta_env.games.diszitett.actions import ACTION_NAMES
 from kanaszta_env.games.diszitett.observation import View
 
 
@@ -81,10 +80,10 @@ class PolicyAgent(Agent):
 
 
 def check_actions(
-    actions: np.ndarray, mask: np.ndarray, who: str, names: Sequence[str] = ACTION_NAMES
+    actions: np.ndarray, mask: np.ndarray, who: str, names: Sequence[str] | None = None
 ) -> np.ndarray:
-    """``actions`` as int64, or ``ValueError`` naming the first illegal choice
-    (``names``: the action names of the game, Díszített's by default)."""
+    """``actions`` as int64, or ``ValueError`` naming the first illegal choice (by its name in
+    ``names``, the game's action names, else by its id)."""
     actions = np.asarray(actions, dtype=np.int64)
     if actions.shape != (mask.shape[0],):
         raise ValueError(f"{who} returned {actions.shape} actions for {mask.shape[0]} decisions")
@@ -94,7 +93,7 @@ def check_actions(
     if not ok.all():
         i = int(np.flatnonzero(~ok)[0])
         a = int(actions[i])
-        name = names[a] if 0 <= a < len(names) else str(a)
+        name = names[a] if names is not None and 0 <= a < len(names) else str(a)
         raise ValueError(f"{who} chose the illegal action {name!r} (row {i})")
     return actions
 

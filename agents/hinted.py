@@ -56,7 +56,8 @@ def hint_bot(name: str, rules: Rules | None = None) -> Agent:
 
 def hint_inputs(bot: Agent, obs: np.ndarray, mask: np.ndarray, views: View | None = None) -> np.ndarray:
     """``(N, actions)`` float32: one-hot rows of ``bot``'s legal choice for each row."""
-    choice = check_actions(bot(obs, mask, views), mask, bot.name)
+    rules = bot.rules
+    choice = check_actions(bot(obs, mask, views), mask, bot.name, rules.game.action_names(rules))
     out = np.zeros((len(choice), np.shape(mask)[1]), dtype=np.float32)
     out[np.arange(len(choice)), choice] = 1.0
     return out

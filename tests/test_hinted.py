@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -286,3 +287,18 @@ def test_label_smoothing_keeps_a_hinted_policy_sampling_other_actions() -> None:
     assert hint_probability[0.0] > 0.95 and 0.6 < hint_probability[0.2] < 0.9, hint_probability
     with pytest.raises(ValueError, match=r"warm_start_smoothing must lie in \[0, 1\)"):
         TrainConfig(warm_start_smoothing=1.0).validate()
+
+
+def test_an_illegal_hint_is_named_by_its_games_action() -> None:
+    """A hint bot's illegal choice is refused with the name the bot's game gives that action
+    (a classic action here, not the Díszített action of the same id)."""
+    rules = Rules(variant="pl", num_players=2)
+    games = GameBatch(rules, 4)
+    games.reset(seed=np.arange(4))
+    obs, mask = games.observe(), games.legal_mask()
+    bot = make_agent("heuristic", rules)
+    illegal = int(np.flatnonzero(~mask[0])[0])
+    bot.act = lambda o, m, *a, **k: np.full(len(o), illegal)  # type: ignore[method-assign]
+    name = games.action_names[illegal]
+    with pytest.raises(ValueError, match=rf"chose the illegal action '{re.escape(name)}' \(row 0\)"):
+        hint_inputs(bot, obs, mask)

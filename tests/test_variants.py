@@ -162,7 +162,7 @@ NOT_RULES = {
     "agents/games/diszitett/greedy.py": {"100"},
     "agents/games/diszitett/heuristic_params.py": {"100", "1000"},
     "agents/games/diszitett/heuristic_values.py": {"50", "100", "200", "600"},
-    "agents/games/diszitett/search.py": {"100", "1000"},
+    "agents/games/diszitett/search.py": {"100"},
     "agents/games/turkish/bots.py": {"100"},
     "agents/games/turkish/rollout.py": {"100", "200", "1000"},
     "agents/games/turkish/search.py": {"100"},
