@@ -176,7 +176,8 @@ def test_replay_detects_a_changed_record() -> None:
 
 def test_make_agent_names_and_errors() -> None:
     rules = Rules()
-    assert make_agent("search:samples=3,horizon=2", rules).spec[:2].tolist() == [3, 2]
+    search = make_agent("search:samples=3,horizon=2,modes=0", rules)
+    assert (search.samples, search.horizon, search.kit.modes) == (3, 2, False)
     assert make_agent("heuristic:min_left=6", rules).params[0] == 6.0
     with pytest.raises(ValueError, match="unknown agent"):
         make_agent("nobody", rules)
