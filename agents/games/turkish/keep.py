@@ -15,11 +15,13 @@ _TWO = 1  # the rank of the twos
 
 @njit(cache=True)
 def is_wild(t: int) -> bool:
+    """Whether card type ``t`` is a two or the joker (T2)."""
     return t == JOKER or t // 4 == _TWO
 
 
 @njit(cache=True)
-def _rank_count(hand: np.ndarray, rank: int) -> int:
+def rank_count(hand: np.ndarray, rank: int) -> int:
+    """Cards of ``hand`` of rank ``rank``, every suit."""
     return hand[rank * 4] + hand[rank * 4 + 1] + hand[rank * 4 + 2] + hand[rank * 4 + 3]
 
 
@@ -40,11 +42,11 @@ def keep_value(hand: np.ndarray, t: int) -> float:
     else up to 2 for other cards of its rank plus 0.75 per run neighbour (up to two)."""
     if is_wild(t):
         return 3.0
-    return min(_rank_count(hand, t // 4) - 1, 2) + 0.75 * min(_neighbours(hand, t), 2)
+    return min(rank_count(hand, t // 4) - 1, 2) + 0.75 * min(_neighbours(hand, t), 2)
 
 
 @njit(cache=True)
 def joins(hand: np.ndarray, t: int) -> bool:
     """Whether card ``t`` is wild or joins ``hand`` (without it): a card of its rank or a run
     neighbour — the one-card pile worth taking."""
-    return is_wild(t) or _rank_count(hand, t // 4) > 0 or _neighbours(hand, t) > 0
+    return is_wild(t) or rank_count(hand, t // 4) > 0 or _neighbours(hand, t) > 0

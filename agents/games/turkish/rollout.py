@@ -32,7 +32,7 @@ from kanaszta_env import Rules
 from kanaszta_env.engine.kernels import kernels_for
 from kanaszta_env.games.turkish.actions import ADD0, DISCARD0, NEW0, NUM_ACTIONS, TAKE_PILE, WITHDRAW
 
-from .keep import joins, keep_value
+from .keep import is_wild, joins, keep_value, rank_count
 
 _KERNELS = kernels_for(Rules(variant="tr").spec)
 
@@ -56,17 +56,6 @@ holds_unused_fi = _module("score").holds_unused_fi
 VALID = 2
 PHASE_DRAW, PHASE_OVER = 1, 5
 CANASTA = _TABLES.CANASTA
-JK = 52
-
-
-@njit(cache=True, inline="always")
-def _natural(t: int) -> bool:
-    return t != JK and t // 4 != 1
-
-
-@njit(cache=True)
-def _rank_count(hand, r: int) -> int:
-    return hand[r * 4] + hand[r * 4 + 1] + hand[r * 4 + 2] + hand[r * 4 + 3]
 
 
 @njit(cache=True)
@@ -95,7 +84,7 @@ def opening_value(hand, need_long: bool):
     for rank in range(13):
         if rank == 1:
             continue
-        n = _rank_count(left, rank)
+        n = rank_count(left, rank)
         if n >= (CANASTA if need_long else 3):
             value += n * VALUE[rank * 4]
             if need_long:
@@ -139,7 +128,7 @@ def _finish(s, b: int, pair: int, k: int, hand, row) -> int:
         meld[t] += 1
         ok = analyse(meld)[0] == VALID
         meld[t] -= 1
-        sc = 2 * ok + _natural(t)
+        sc = 2 * ok + (not is_wild(t))
         if sc > score:
             best, score = a, sc
     return best
@@ -155,7 +144,7 @@ def _lay_off(s, b: int, pair: int, hand, row) -> int:
             a = ADD0 + k * 53 + t
             if hand[t] == 0 or not row[a]:
                 continue
-            if not _natural(t) and not few and s.meld_size[b, pair, k] + 1 != CANASTA:
+            if is_wild(t) and not few and s.meld_size[b, pair, k] + 1 != CANASTA:
                 continue
             meld[t] += 1
             ok = analyse(meld)[0] == VALID
@@ -169,15 +158,15 @@ def _lay_off(s, b: int, pair: int, hand, row) -> int:
 def _new_meld(hand, row) -> int:
     """Start a run of three naturals (its lowest card), else a set of three naturals."""
     for t in range(52):
-        if not _natural(t) or hand[t] == 0 or NEW_INDEX[t] < 0 or not row[NEW0 + NEW_INDEX[t]]:
+        if is_wild(t) or hand[t] == 0 or NEW_INDEX[t] < 0 or not row[NEW0 + NEW_INDEX[t]]:
             continue
         r, suit = t // 4, t % 4
         if r >= 2 and _has(hand, r + 1, suit) and _has(hand, r + 2, suit):
             return NEW0 + NEW_INDEX[t]
     for t in range(52):
-        if not _natural(t) or hand[t] == 0 or NEW_INDEX[t] < 0 or not row[NEW0 + NEW_INDEX[t]]:
+        if is_wild(t) or hand[t] == 0 or NEW_INDEX[t] < 0 or not row[NEW0 + NEW_INDEX[t]]:
             continue
-        if _rank_count(hand, t // 4) >= 3:
+        if rank_count(hand, t // 4) >= 3:
             return NEW0 + NEW_INDEX[t]
     return -1
 
