@@ -25,7 +25,7 @@ import numpy as np
 from numba import njit, typeof
 
 from ..core.borrow import borrow
-from ..core.config import CFG_PLAYERS
+from ..core.config import CFG_PLAYERS, CFG_SIDE_OF
 from ..core.rng import below, next_u64
 from ..core.ruleset import (
     NUM_ACTIONS,
@@ -36,7 +36,6 @@ from ..core.ruleset import (
     legal_row,
     reset_game,
 )
-from ..rules_classic import CC_SIDE_OF
 from .seats import EXTERNAL, NOBODY, RANDOM, WAIT, Seats, new_seats as _new_seats
 
 # reward modes
@@ -113,7 +112,7 @@ def _credit(phase, totals, cfg, prm, acc, core, b: int) -> bool:
         top_side, tied = -1, False
         for q in range(players):
             if totals[b, q] == best:
-                side = cfg[CC_SIDE_OF + q]
+                side = cfg[CFG_SIDE_OF + q]
                 tied = tied or (top_side >= 0 and side != top_side)
                 top_side = side
         for q in range(players):
@@ -131,12 +130,12 @@ def _seat_controllers(cfg, lineup, control, by_side: float, b: int, anchor: int)
         for i in range(players):
             control[b, (anchor + i) % players] = lineup[b, i]
         return
-    own = cfg[CC_SIDE_OF + anchor]
+    own = cfg[CFG_SIDE_OF + anchor]
     control[b, anchor] = lineup[b, 0]
     j = 2
     for i in range(1, players):
         q = (anchor + i) % players
-        if cfg[CC_SIDE_OF + q] == own:
+        if cfg[CFG_SIDE_OF + q] == own:
             control[b, q] = lineup[b, 1]
         else:
             control[b, q] = lineup[b, j]
