@@ -18,8 +18,15 @@ and by melding, the partner's answers, the Fis taken both ways, forced openings 
 and missed, ...). Run with ``NUMBA_BOUNDSCHECK=1`` (and an empty cache) to also catch
 out-of-bounds accesses.
 
+Bots reach positions random play does not (a pl pickup over a red-three upcard that
+left a hand with no legal end once did), so ``--bots`` plays the game's bots instead —
+random, greedy, heuristic and the shipped agent sampling its policy — seated at random
+in every game, and the engine stops at a live game with no legal action
+(``DeadEndError``) or a bot's illegal choice.
+
     python benchmarks/fuzz.py --decisions 1000000            # every preset and player count
     python benchmarks/fuzz.py --variant tr --decisions 10000000
+    python benchmarks/fuzz.py --bots --variant pl --decisions 2000000
 """
 
 from __future__ import annotations
@@ -195,6 +202,29 @@ def _no_note(s, cfg, b, a, before, counts):
 NO_EVENTS = types.SimpleNamespace(EVENT_NAMES=(), mark=_no_mark, note=_no_note)
 
 
+def fuzz_bots(rules: Rules, decisions: int, batch: int) -> dict:
+    """Hands of ``rules`` between its bots (and the shipped agent, sampling), seated at random
+    per game, until ``decisions`` are played; a dead end or an illegal choice raises."""
+    from agents.base import play_batch
+    from agents.registry import bot_names, make_agent, shipped_tables
+
+    names = [n for n in bot_names(rules) if n != "search"]  # search: minutes per batch
+    if f"{rules.variant} {rules.num_players}p" in shipped_tables():
+        names.append("ppo:sample=1")
+    agents = [make_agent(name, rules, seed=i) for i, name in enumerate(names)]
+    rng = np.random.default_rng(1000 * rules.num_players + len(rules.variant))
+    played = hands = 0
+    t0 = time.perf_counter()
+    with tqdm(total=decisions, desc=f"bots {rules.variant} {rules.num_players}p", leave=False) as bar:
+        while played < decisions:
+            seats = rng.integers(len(agents), size=(batch, rules.num_players))
+            result = play_batch(rules, agents, seats, hands + np.arange(batch))
+            played += int(result.decisions.sum())
+            hands += batch
+            bar.update(int(result.decisions.sum()))
+    return {"decisions": played, "hands": hands, "bots": names, "seconds": time.perf_counter() - t0}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -210,9 +240,17 @@ def main() -> None:
     parser.add_argument(
         "--meld-bias", type=float, default=0.9, help="how often a coverage player decides in its lanes"
     )
+    parser.add_argument("--bots", action="store_true", help="play the game's bots, not random play")
     args = parser.parse_args()
     failed = 0
     for rules in tables(args.variant, args.players):
+        if args.bots:
+            r = fuzz_bots(rules, args.decisions, args.batch)
+            print(
+                f"{rules.variant} {rules.num_players}p: {r['decisions']:,} decisions in {r['hands']:,} "
+                f"hands of {', '.join(r['bots'])} in {r['seconds']:.0f} s: no dead end, no illegal choice"
+            )
+            continue
         r = fuzz_table(rules, args.decisions, args.batch, args.meld_bias)
         failed += int(r["failures"].sum())
         ends = ", ".join(f"{name} {n:,}" for name, n in zip(END_NAMES[1:], r["ends"][1:], strict=True))

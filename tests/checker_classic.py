@@ -38,6 +38,9 @@ import numpy as np
 from kanaszta_env.cards import TYPE_NAMES
 from kanaszta_env.games.classic.actions import ACTION_NAMES, KIND_NAMES, RANK_NAMES
 
+#: C9: the red threes, laid out wherever they come from
+RED_THREES = ("3H", "3D")
+
 Position = dict[str, Any]
 
 # --- layout of the state arrays (games/classic/kernels/state.py, tables.py): position_of only
@@ -145,10 +148,16 @@ def position_of(games: Any, b: int) -> Position:
         "pile": [TYPE_NAMES[int(t)] for t in s.pile[b, :n]],
         "turn": int(s.turn[b]),
         "pickup_card": TYPE_NAMES[pickup] if pickup >= 0 else None,
-        "pickup_rest": int(s.pickup_rest[b]),
+        "pickup_rest": _joining_hand([TYPE_NAMES[int(t)] for t in s.pile[b, : s.pickup_rest[b]]]),
         "locked": _counter(s.pile_locked[b]),
         "asked": _ASKED[int(s.asked[b])],
     }
+
+
+def _joining_hand(rest: list[str]) -> int:
+    """How many cards of the pile under the pickup's top card join the hand: the red
+    threes among them are laid out instead (C7.1, C9.2)."""
+    return sum(card not in RED_THREES for card in rest)
 
 
 def describe(pos: Position) -> str:
@@ -448,7 +457,7 @@ def can_take_pile(pos: Position, rules: Any, budget: int = DEFAULT_BUDGET) -> bo
     wilds = sum(n for c, n in hand.items() if is_wild(c))
     new = {m: Counter(c) for m, c in melds.items()}
     new[r][top] += 1
-    after = {**pos, "pickup_card": top, "pickup_rest": len(pile) - 1}
+    after = {**pos, "pickup_card": top, "pickup_rest": _joining_hand(pile[:-1])}
     if not side_open(pos, rules):  # (a) only, with the opening (C7.4, C11.6)
         if pair < 2:
             return False

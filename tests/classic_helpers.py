@@ -24,10 +24,12 @@ def table(
     phase: str = "draw",
     opened: tuple[int, ...] = (),
     red_threes: dict[int, int] | None = None,
+    adopt: bool = True,
     **rule_keys,
 ) -> GameBatch:
     """A one-game batch of classic canasta set to the given position (card conservation
-    is not kept: these positions test single rules). ``stock`` lists the top card first."""
+    is not kept: these positions test single rules). ``stock`` lists the top card first.
+    ``adopt=False`` leaves the caller to write more of the state and call ``adopt()``."""
     rules = Rules(variant=variant, num_players=players, **rule_keys)
     games = GameBatch(rules, batch_size=1)
     games.reset(seed=0)
@@ -66,7 +68,8 @@ def table(
     s.pile_locked[0] = 0
     s.asked[0] = 0
     s.turn[0] = 5
-    games.adopt()
+    if adopt:
+        games.adopt()
     return games
 
 

@@ -43,16 +43,17 @@ def melds_array(melds: list[list[str]]) -> np.ndarray:
     return grp
 
 
-def tab(variant: str = "pl", *, melds=None, **kw):
+def tab(variant: str = "pl", *, melds=None, adopt: bool = True, **kw):
     """``classic_helpers.table`` with melds that may be incomplete (laid this turn)."""
-    games = table(variant, **kw)
+    games = table(variant, adopt=False, **kw)
     s = games.state
     for side, side_melds in (melds or {}).items():
         s.groups[0, side] = melds_array(side_melds)
     side = s.side_of[0, s.to_move[0]]
     s.start_groups[0] = s.groups[0, side]
     s.cp_groups[0] = s.groups[0, side]
-    games.adopt()
+    if adopt:
+        games.adopt()
     return games
 
 
@@ -78,7 +79,15 @@ def lay_this_turn(games, seat: int, cards: list[str]) -> None:
 
 def pickup_position(variant: str, *, hand, melds, top: str, rest: list[str], opened=(), start=None):
     """A position in the middle of a pile pickup (C7.1 step 1): ``top`` already on its meld."""
-    games = tab(variant, hands={0: hand}, melds={0: melds}, pile=[*rest, top], opened=opened, phase="pickup")
+    games = tab(
+        variant,
+        hands={0: hand},
+        melds={0: melds},
+        pile=[*rest, top],
+        opened=opened,
+        phase="pickup",
+        adopt=False,
+    )
     s = games.state
     (top_type,) = parse_cards([top])
     s.pile_len[0] = len(rest)
@@ -172,11 +181,14 @@ def test_c10_2_c5_1_black_three_meld_as_going_out_needs_legal_melds():
         melds={0: [KINGS, ["QS"], ["3S", "3C"]]},
         opened=(0, 1),
         phase="meld",
+        adopt=False,
     )
     lay_this_turn(games, 0, ["QS", "3S", "3C"])
     got = agrees(games)
     assert "meld_black_three" not in got and "withdraw" in got
-    ok = tab("pl", hands={0: ["3S"]}, melds={0: [KINGS, ["3S", "3C"]]}, opened=(0, 1), phase="meld")
+    ok = tab(
+        "pl", hands={0: ["3S"]}, melds={0: [KINGS, ["3S", "3C"]]}, opened=(0, 1), phase="meld", adopt=False
+    )
     lay_this_turn(ok, 0, ["3S", "3C"])
     assert "meld_black_three" in agrees(ok)
 

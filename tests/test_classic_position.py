@@ -17,7 +17,7 @@ from conformance.positions import assert_round_trip, assert_same_game
 from kanaszta_env import GameBatch, Rules
 from kanaszta_env.games.classic.actions import ACTION_NAMES
 from kanaszta_env.games.classic.kernels.state import PHASE_NAMES
-from kanaszta_env.position import canonical, dump, load
+from kanaszta_env.position import canonical, dump, load, load_batch
 
 PREFERRED = {ACTION_NAMES.index(n) for n in ("take_pile", "ask")}
 MELDS = [a for a, n in enumerate(ACTION_NAMES) if n.startswith("meld_")]
@@ -231,6 +231,22 @@ def test_invalid_documents_raise_value_error_naming_the_problem(name: str, edit,
         load(doc)
     with pytest.raises(ValueError, match=message):
         canonical(json.dumps(doc))
+
+
+def test_a_position_with_no_legal_action_is_refused() -> None:
+    """Every live position offers an action: in his meld phase a player holding one card,
+    with no canasta and nothing laid this turn to take back, has none (C4.3, C12.2)."""
+    games = GameBatch(Rules(variant="pl", num_players=2), 1)
+    games.reset(seed=3)
+    doc = dump(games)
+    hand = doc["players"][doc["to_move"]]["hand"]
+    doc["stock"] = hand[1:] + doc["stock"]
+    doc["players"][doc["to_move"]]["hand"] = hand[:1]
+    doc["phase"] = "meld"
+    with pytest.raises(ValueError, match="player 1 has no legal action in phase 'meld'"):
+        load(doc)
+    with pytest.raises(ValueError, match="position 1: player 1 has no legal action"):
+        load_batch([dump(games), doc])
 
 
 def test_six_and_five_player_documents_are_checked_too() -> None:

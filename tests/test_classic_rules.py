@@ -11,6 +11,7 @@ import pytest
 from classic_helpers import legal, play, table
 
 from kanaszta_env import GameBatch, Rules
+from kanaszta_env.engine import DeadEndError
 
 KINGS = ["KS", "KH", "KD", "KC", "KS", "KH", "KD"]  # a natural canasta
 
@@ -106,6 +107,25 @@ def test_c12_2_going_out_needs_the_sides_canasta_and_c4_3_the_holding_rule():
     assert "meld_9" not in legal(games)  # it would leave one card, and the side has no canasta
     partner = table(hands={0: ["9C", "4S"], 2: ["7C"]}, melds={0: [KINGS]}, opened=(0, 1), phase="meld")
     assert "discard_9" in legal(partner)  # two cards: discard one; one card left to go out next turn
+
+
+def test_c4_3_a_red_three_under_the_pickup_is_laid_out_not_held():
+    """C7.1, C9.2: the pile's red threes go to the table, so they do not count among the
+    cards the taker keeps (C4.3): laying K K and A A A from these six cards would leave him
+    one card and no canasta, a turn with no legal end."""
+    hand = {0: ["KS", "KH", "AS", "AH", "AD", "5S"]}
+    assert "take_pile" in legal(table("pl", 2, hands=hand, pile=["4C", "KD"]))  # the 4C joins the hand
+    assert "take_pile" not in legal(table("pl", 2, hands=hand, pile=["3H", "KD"]))
+    games = table("pl", 2, hands={0: [*hand[0], "6S"]}, pile=["3H", "KD"])  # one card more
+    play(games, "take_pile", "meld_K", "meld_K", "meld_A", "meld_A", "meld_A")
+    assert legal(games) == {"discard_5", "discard_6"}
+    assert games.state.red_threes[0, 0] == 1 and games.state.hand[0, 0].sum() == 2
+
+
+def test_a_table_with_no_legal_action_raises_dead_end_error():
+    """The engine stops a live game that offers no action instead of stepping on."""
+    with pytest.raises(DeadEndError, match="game 0: player 0 has no legal action in phase 'meld'"):
+        table("pl", 2, hands={0: ["5S"]}, melds={0: [["QS", "QH", "QD"]]}, opened=(0, 1), phase="meld")
 
 
 def test_c12_1_pl_goes_out_by_melding_the_last_card_sk_must_discard():

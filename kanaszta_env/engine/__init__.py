@@ -15,7 +15,7 @@ Nothing above this package imports :mod:`kanaszta_env.core` or a game's kernels 
 from __future__ import annotations
 
 from ..core.common import END_NAMES
-from .batch import GameBatch, IllegalActionError, StepResult
+from .batch import DeadEndError, GameBatch, IllegalActionError, StepResult
 from .driver import ENDED_ILLEGAL, ENDED_TERMINATED, ENDED_TRUNCATED, MAX_RESETS_PER_STEP, REWARD_MODES
 from .kernels import Kernels, kernels_for
 from .options import Controller, Policy, game_seeds, seat_option
@@ -29,6 +29,7 @@ __all__ = [
     "MAX_RESETS_PER_STEP",
     "REWARD_MODES",
     "Controller",
+    "DeadEndError",
     "GameBatch",
     "IllegalActionError",
     "Kernels",

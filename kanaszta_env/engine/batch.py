@@ -36,7 +36,7 @@ from ..rules import Rules, resolve_rules
 from . import driver as D
 from .batch_readout import BatchReadout
 from .kernels import kernels_for
-from .options import BatchOptions, Controller, IllegalActionError, game_seeds, read_actions
+from .options import BatchOptions, Controller, DeadEndError, IllegalActionError, game_seeds, read_actions
 from .states import copy_state, select
 
 _OPTION_NAMES = (
@@ -154,7 +154,7 @@ class GameBatch(BatchReadout):
                 self._no_actions, self._pol_obs, self._idx, self._pol_masks, 0, self._no_seeds,
                 self._no_which,
             )  # fmt: skip
-        return self._drive(
+        result = self._drive(
             self._state,
             self._cfg,
             self._seats,
@@ -168,6 +168,9 @@ class GameBatch(BatchReadout):
             self._no_seeds if seeds is None else seeds,
             self._no_which if which is None else which,
         )
+        if self._params[D.PRM_DEAD_END] >= 0:
+            self._dead_end(int(self._params[D.PRM_DEAD_END]))
+        return result
 
     # --- lifecycle ---------------------------------------------------------------
     def reset(
@@ -336,6 +339,11 @@ class GameBatch(BatchReadout):
             f"illegal {what} in game {b}: player {int(self._state.to_move[b])} is in phase "
             f"{self._kernels.ruleset.PHASE_NAMES[self._state.phase[b]]!r}; legal actions: {shown}"
         )
+
+    def _dead_end(self, b: int) -> None:
+        self._params[D.PRM_DEAD_END] = -1.0
+        phase = self._kernels.ruleset.PHASE_NAMES[self._state.phase[b]]
+        raise DeadEndError(b, int(self._state.to_move[b]), phase)
 
     def _stuck(self, b: int) -> None:
         raise RuntimeError(

@@ -1,19 +1,17 @@
 """The compiled driver behind :class:`~kanaszta_env.engine.GameBatch`: the one
 place where games are reset, stepped and observed.
 
-Every seat of every game has a *controller*: ``EXTERNAL`` (its actions come
-from :meth:`GameBatch.step`), ``RANDOM`` (uniformly random legal actions,
-played inside the compiled call) or a Python policy (index ``k >= 0``; the
-Python layer gathers the games where such a seat is to move, asks the policy
-for a batch of actions and applies them here). A step applies the external
-actions, then plays the built-in seats until every game awaits an external
-decision or is over, crediting rewards per seat on the way.
+Every seat of every game has a *controller*: ``EXTERNAL`` (its actions come from
+:meth:`GameBatch.step`), ``RANDOM`` (uniformly random legal actions, played inside the compiled
+call) or a Python policy (index ``k >= 0``; the Python layer gathers the games where such a seat is
+to move, asks the policy for a batch of actions and applies them here). A step applies the external
+actions, then plays the built-in seats until every game awaits an external decision or is over,
+crediting rewards per seat on the way.
 
-The controllers are given as a *lineup* in turn order from an *anchor* seat,
-which is fixed or drawn from each game's seed per episode (a learner that
-changes seats). The driver's arrays are :class:`Seats`; :func:`drive` takes
-``(state, cfg, seats, params, op, …)`` and loops over the batch, so the Python
-layer never loops over games.
+The controllers are given as a *lineup* in turn order from an *anchor* seat, which is fixed or drawn
+from each game's seed per episode (a learner that changes seats). The driver's arrays are
+:class:`Seats`; :func:`drive` takes ``(state, cfg, seats, params, op, …)`` and loops over the batch,
+so the Python layer never loops over games.
 """
 
 from __future__ import annotations
@@ -57,7 +55,8 @@ PRM_PENALTY = 4  # 1: an illegal external action ends the episode with a penalty
 PRM_ILLEGAL_REWARD = 5
 PRM_OBSERVE = 6  # 1: steps write the observations of the seats that decide next
 PRM_BY_SIDE = 7  # 1: the lineup is (anchor, its partners, the other seats in turn order)
-PRM_SIZE = 8
+PRM_DEAD_END = 8  # a game whose awaited seat has no legal action (-1: none); GameBatch raises
+PRM_SIZE = 9
 ANCHOR_RANDOM = -1  # the anchor seat is drawn from the game's seed each episode
 
 #: resets of one game within one step after which the driver gives up: only
@@ -273,7 +272,9 @@ def _play(
                 if pick and resets[b] > MAX_RESETS_PER_STEP:
                     return -2 - b
                 count = legal_row(s, cfg, b, legal[b])
-                if not pick:
+                if count == 0:  # a live game with no legal action: GameBatch raises DeadEndError
+                    prm[PRM_DEAD_END] = b
+                if count == 0 or not pick:
                     break  # the awaited seat's mask
                 a = _pick(legal[b], np.int64(count), rng, b)  # the built-in random seat's move
             _apply(s, cfg, S, prm, b, a)

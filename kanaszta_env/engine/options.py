@@ -23,6 +23,18 @@ class IllegalActionError(ValueError):
     """An action that the rules do not permit in that game's position."""
 
 
+class DeadEndError(RuntimeError):
+    """A live game whose player to move has no legal action. From a dealt game this is a
+    defect of the rules kernels; from a loaded position, a position that cannot be played."""
+
+    def __init__(self, game: int, player: int, phase: str) -> None:
+        self.game, self.player, self.phase = game, player, phase
+        super().__init__(
+            f"game {game}: player {player} has no legal action in phase {phase!r} "
+            "(a dealt game never gets here: please report the seed and the actions)"
+        )
+
+
 def read_actions(actions: object, batch_size: int, num_actions: int, out: np.ndarray) -> dict[int, int]:
     """Write ``actions`` (one per game) into the int64 row ``out`` the kernels read; ids outside
     ``[0, num_actions)`` become -1 (illegal). Returns those ids as given, by game, for the error
@@ -153,4 +165,5 @@ class BatchOptions:
         prm[D.PRM_ILLEGAL_REWARD] = float(self.illegal_reward)
         prm[D.PRM_OBSERVE] = float(bool(self.observe))
         prm[D.PRM_BY_SIDE] = float(self.seat_order == "side")
+        prm[D.PRM_DEAD_END] = -1.0
         return prm

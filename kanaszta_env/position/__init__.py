@@ -27,9 +27,10 @@ the format's keys.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
-from ..engine import GameBatch
+from ..engine import DeadEndError, GameBatch
 from ..games import Game, game_of_preset, get_game, preset_names
 from ..games.diszitett.position.schema import (
     CHECKPOINT_KEYS,
@@ -84,13 +85,27 @@ def _game_doc(doc: dict | str) -> tuple[Game, dict | str]:
     return get_game("diszitett"), doc
 
 
+@contextmanager
+def _playable() -> Iterator[None]:
+    """A position whose player to move has no legal action is refused, as invalid."""
+    try:
+        yield
+    except DeadEndError as err:
+        where = f"position {err.game}: " if err.game else ""
+        raise ValueError(
+            f"{where}player {err.player} has no legal action in phase {err.phase!r}: "
+            "no game can be played on from this position"
+        ) from None
+
+
 def load(doc: dict | str) -> GameBatch:
     """A batch of one game in the position ``doc`` (a dict or JSON text).
 
     Raises ``ValueError`` naming the problem if the document is invalid.
     """
     game, doc = _game_doc(doc)
-    return game.position.load(doc)
+    with _playable():
+        return game.position.load(doc)
 
 
 def load_batch(docs: Sequence[dict | str]) -> GameBatch:
@@ -109,7 +124,8 @@ def load_batch(docs: Sequence[dict | str]) -> GameBatch:
             f"load_batch takes positions of one game, got {' and '.join(g.title for g in games.values())}"
         )
     try:
-        return game_docs[0][0].position.load_batch([d for _, d in game_docs])
+        with _playable():
+            return game_docs[0][0].position.load_batch([d for _, d in game_docs])
     except ValueError as err:
         raise ValueError(f"in load_batch: {err}") from None
 

@@ -274,22 +274,26 @@ def test_observation_ignores_hidden_cards(table) -> None:
         for p in range(table.players):
             other = redeal(played, p, rng)
             np.testing.assert_array_equal(other.observe(seats=p), played.observe(seats=p))
-            other.adopt()
-            moving = (played.to_move == p) & ~played.done
-            np.testing.assert_array_equal(other.legal_mask()[moving], played.legal_mask()[moving])
             others = [q for q in range(table.players) if q != p]
             changed += any(
                 not np.array_equal(other.observe(seats=q), played.observe(seats=q)) for q in others
             )
+            # the mask of the games p moves in; the others keep their deal, since a mover given
+            # other cards mid-turn (a pickup under way) may have no legal action
+            moving = (played.to_move == p) & ~played.done
+            other = redeal(played, p, rng, only=moving)
+            other.adopt()
+            np.testing.assert_array_equal(other.legal_mask()[moving], played.legal_mask()[moving])
     assert changed >= 2 * table.players  # at least in the positions after the deal
 
 
-def redeal(games: GameBatch, p: int, rng: np.random.Generator) -> GameBatch:
+def redeal(games: GameBatch, p: int, rng: np.random.Generator, only: np.ndarray | None = None) -> GameBatch:
     """A copy of ``games`` with every card seat ``p`` cannot place dealt again at random,
-    keeping every count and every publicly known card; the random state too."""
+    keeping every count and every publicly known card; the random state too (in the games
+    ``only`` selects, by default all)."""
     other = games.copy()
     s, phases = other.state, kernels_for(games.rules.spec).ruleset.PHASE_NAMES
-    for b in range(games.batch_size):
+    for b in np.flatnonzero(np.ones(games.batch_size, bool) if only is None else only):
         lo = min(int(s.stock_known[b]), int(s.stock_len[b])) if hasattr(s, "stock_known") else 0
         hi = int(s.stock_len[b]) - (games.rules.spec.cut_cards if phases[s.phase[b]] == "cut" else 0)
         known = getattr(s, "known", np.zeros_like(s.hand))  # cards publicly known in a hand

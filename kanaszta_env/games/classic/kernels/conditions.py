@@ -26,7 +26,7 @@ from .melds import (
     wilds,
 )
 from .state import ASKED_NO
-from .tables import CANASTA, GROUP_OF, JOKER_TYPE, MAX_WILDS, MIN_MELD
+from .tables import CANASTA, GROUP_OF, IS_RED, JOKER_TYPE, MAX_WILDS, MIN_MELD
 
 
 @njit(cache=True)
@@ -65,6 +65,16 @@ def can_finish(cfg, asked: int, opened: int, totals, b: int, p: int, grp, left: 
     if left == 1:
         return True
     return cfg[CC_GO_OUT_BY_MELD] == 1 and all_valid(grp) and _opening_done(opened, totals, cfg, b, p, grp)
+
+
+@njit(cache=True, inline="always")
+def rest_to_hand(pile, rest: int) -> int:
+    """How many of the ``rest`` cards under the pickup's top card join the hand: all but
+    the red threes, which are laid out (C7.1, C9.2)."""
+    n = 0
+    for i in range(rest):
+        n += 0 if IS_RED[pile[i]] else 1
+    return n
 
 
 #: cards an unopened side's pickup must leave in the hand (C4.3, C7.7) [D]: two, since an
@@ -129,7 +139,7 @@ def can_take_pile(
     if cfg[CC_FREE_UPCARD] == 1 and turn == 0:
         return True  # C4.4 option: the upcard alone, without conditions
     total = hand_size(hand)
-    rest = n - 1
+    rest = rest_to_hand(pile, n - 1)
     h = hand_naturals(hand, g)
     if opened == 0:  # (a) only, completing the opening (C7.4, C11.6)
         if h < 2:
@@ -181,7 +191,7 @@ def _pickup_ok_after(
     """Whether the pickup's obligation can still be met after laying a card on meld
     ``g_add`` (the caller has applied it to ``work`` and ``hand``). ``start``: the side's
     melds when the turn began, ``g``: the meld of the pickup's top card, ``rest``: the
-    cards under it, ``opened``: the side's flag."""
+    cards under it that join the hand (:func:`rest_to_hand`), ``opened``: the side's flag."""
     if opened == 0:
         need = opening_minimum(totals, cfg, b, p)
         budget = hand_size(hand) + rest - UNOPENED_KEEP

@@ -11,7 +11,7 @@ from ....rules_classic import (
     CC_WILD_CANASTAS,
 )
 from .. import actions as A
-from .conditions import _pickup_ok_after, can_finish, opening_done
+from .conditions import _pickup_ok_after, can_finish, opening_done, rest_to_hand
 from .melds import all_valid, first_unlocked, hand_naturals, has_canasta, naturals, slot_of, wild_fits
 from .state import ASKED_NO, PHASE_MELD, PHASE_PICKUP
 from .tables import (
@@ -54,7 +54,7 @@ def _meld_row(s, cfg, b: int, p: int, phase: int, row) -> int:
         s.asked[b],
         s.start_groups[b],
         GROUP_OF[card] if card >= 0 else -1,
-        s.pickup_rest[b],
+        rest_to_hand(s.pile[b], s.pickup_rest[b]),
         s.pile_wilds[b],
         row,
     )

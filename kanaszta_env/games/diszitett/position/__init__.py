@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ....engine import GameBatch
+from ....engine import DeadEndError, GameBatch
 from .document import to_doc
 from .engine_state import from_games, to_games
 from .parse import parse
@@ -22,7 +22,11 @@ def _checked(doc: dict | str) -> tuple[dict, GameBatch]:
     without its checkpoint reports the cards, not the checkpoint."""
     c = parse(doc)
     check_position(c)
-    games = to_games(c)
+    try:
+        games = to_games(c)
+    except DeadEndError:  # a position with no legal action: an inconsistent turn is the real problem
+        check_turn_state(c)
+        raise
     check_turn_state(c)
     return c, games
 
