@@ -118,9 +118,9 @@ def _policy(s, cfg, out):
     """The rollout policy's action in every game (-1 where none is legal)."""
     row = np.zeros(out.shape[1], dtype=np.bool_)
     sc = np.zeros(out.shape[1], dtype=np.float64)
-    hand, known = np.zeros(14, dtype=np.int64), np.zeros(14, dtype=np.int64)
+    inputs = np.zeros((3, 14), dtype=np.int64)
     for b in range(s.phase.shape[0]):
-        out[b, 0] = R.choose(s, cfg, b, row, hand, known, sc) if R.legal_row(s, cfg, b, row) > 0 else -1
+        out[b, 0] = R.choose(s, cfg, b, row, inputs, sc) if R.legal_row(s, cfg, b, row) > 0 else -1
 
 
 @pytest.mark.parametrize(("variant", "players"), CONFIGS)

@@ -158,7 +158,7 @@ def _whole_numbers(path: pathlib.Path) -> Iterator[tuple[int, str, str]]:
 #: option bounds and opening-minimum choices.
 NOT_RULES = {
     "agents/games/classic/bots.py": {"50", "100", "200", "500"},
-    "agents/games/classic/rollout.py": {"50", "200", "500", "1000"},
+    "agents/games/classic/rollout.py": {"200", "1000"},
     "agents/games/diszitett/greedy.py": {"100"},
     "agents/games/diszitett/heuristic_params.py": {"100", "1000"},
     "agents/games/diszitett/heuristic_values.py": {"50", "100", "200", "600"},

@@ -2,10 +2,10 @@
 
 Both read only the deciding seat's observation (its pieces by name,
 :func:`kanaszta_env.observation.split`, docs/observation-classic.md) and its
-legal mask, and score every action of a batch at once with numpy: each row
-takes its legal action of highest score. The mask keeps them legal — a meld
-begun must be completed or withdrawn before a discard is allowed, so a bot
-that prefers melding never strands a half-built opening.
+legal mask, and score every action of a batch at once: each row takes its
+legal action of highest score. The mask keeps them legal — a meld begun must
+be completed or withdrawn before a discard is allowed, so a bot that prefers
+melding never strands a half-built opening.
 
 * :class:`ClassicGreedyBot` takes points now: it takes the pile whenever it
   may, melds every card it can, discards its least valuable card and goes
@@ -16,12 +16,15 @@ that prefers melding never strands a half-built opening.
   their side has melded or one they are known to hold, a black three to
   block the pile when it can), and in ``pl`` asks its partner before going
   out when the partner holds many cards — and answers the question by the
-  value of its own hand (C12.5).
+  value of its own hand (C12.5). Its scores are one compiled function of a
+  few inputs of a decision (:func:`prefer`), which the search bot's rollouts
+  (:mod:`agents.games.classic.rollout`) read from the state.
 """
 
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 from kanaszta_env import Rules
 from kanaszta_env.games.classic.actions import (
@@ -39,12 +42,13 @@ from kanaszta_env.games.classic.actions import (
     KIND_TWO,
     MELD0,
     NUM_ACTIONS,
+    NUM_KINDS,
     TAKE_PILE,
     TWO0,
     TWO_TO_WILD,
     WITHDRAW,
 )
-from kanaszta_env.games.classic.observation import KIND_VALUE, kind_copies
+from kanaszta_env.games.classic.observation import HAND_SIZE_SCALE, KIND_VALUE, kind_copies
 from kanaszta_env.observation import split
 from kanaszta_env.rules_classic import deck_cards
 
@@ -52,6 +56,64 @@ from ...base import Agent
 
 RANKS = 11
 NEVER = -1e9  # the score of an action a bot avoids (it is still taken when it is the only one)
+ANSWER_LIMIT = 60.0  # answer "yes" when my hand is worth at most this (C12.5)
+ASK_PARTNER_CARDS = 5  # ask when a partner holds at least this many cards
+
+
+@njit(cache=True)
+def prefer(hand, own, fed, canasta: bool, pile: int, partner: int, answer_limit: float, ask_cards: int, out):
+    """Write the scores of one decision's 57 actions into ``out``.
+
+    ``hand`` (14,): the decider's cards by kind; ``own`` (11,): cards (wilds included) in
+    its side's meld of each rank; ``fed`` (11,): nonzero where the opponents meld the rank
+    or are known to hold it; ``canasta``: its side has a canasta; ``pile``: cards in the
+    discard pile; ``partner``: the most cards one of its partners holds (up to 40, as the
+    observation shows them); ``answer_limit``, ``ask_cards``: as :data:`ANSWER_LIMIT`,
+    :data:`ASK_PARTNER_CARDS`.
+    """
+    size = hand.sum()
+    out[:] = 0.0
+    # draw phase: the pile is worth its cards (C7); with an empty stock the pile or the end (C4.5)
+    out[DRAW] = 10.0
+    out[TAKE_PILE] = 10.0 + 4.0 * pile
+    # melding: naturals onto own melds first, new melds from three naturals, wilds only where
+    # they bring a canasta closer
+    for g in range(RANKS):
+        out[MELD0 + g] = (40.0 if own[g] > 0 else 30.0 if hand[g] >= 3 else 5.0) + KIND_VALUE[g] / 10.0
+        out[TWO0 + g] = 25.0 + own[g] if own[g] >= 4 else -5.0
+        out[JOKER0 + g] = 20.0 + own[g] if own[g] >= 4 else -10.0
+    out[TWO_TO_WILD] = 15.0
+    out[JOKER_TO_WILD] = 12.0
+    out[BLACK_THREE] = 30.0
+    if not canasta and size <= 3:  # keep cards until the side may go out (C12.2)
+        out[MELD0:BLACK_THREE] -= 50.0
+    out[WITHDRAW] = NEVER
+    # pl: ask the partner when he holds many cards; answer by the value of my hand (C12.5)
+    out[ASK] = 200.0 if partner >= ask_cards else NEVER / 2
+    worth = 0.0
+    for k in range(NUM_KINDS):
+        worth += hand[k] * KIND_VALUE[k]
+    out[ANSWER_YES] = 1.0 if worth <= answer_limit else 0.0
+    out[ANSWER_NO] = 0.5
+    # discards: do not feed the opponents (the more so the bigger the pile), cheap singletons
+    # first, block the next player's pickup with a black three (C7.2), keep the wilds
+    feed = 20.0 * (1.0 + pile / 4.0)
+    for k in range(NUM_KINDS):
+        out[DISCARD0 + k] = -KIND_VALUE[k] / 10.0 - 3.0 * min(hand[k], 3)
+        if k < RANKS and fed[k] > 0:
+            out[DISCARD0 + k] -= feed
+    out[DISCARD0 + KIND_BLACK_THREE] += 15.0
+    out[DISCARD0 + KIND_TWO] -= 60.0
+    out[DISCARD0 + KIND_JOKER] -= 80.0
+    if size <= 1:
+        out[DISCARD0:] += 500.0
+
+
+@njit(cache=True)
+def prefer_rows(hand, own, fed, canasta, pile, partner, answer_limit: float, ask_cards: int, out) -> None:
+    """:func:`prefer` for every row ``i`` of a batch: inputs (N, …) or (N,), ``out`` (N, 57)."""
+    for i in range(out.shape[0]):
+        prefer(hand[i], own[i], fed[i], canasta[i], pile[i], partner[i], answer_limit, ask_cards, out[i])
 
 
 class ClassicBot(Agent):
@@ -114,73 +176,34 @@ class ClassicGreedyBot(ClassicBot):
 
 
 class ClassicHeuristicBot(ClassicBot):
-    """Partner-aware play (see the module docstring)."""
+    """Partner-aware play (see the module docstring): the scores of
+    :func:`prefer`, from what the observation shows."""
 
     name = "heuristic"
 
     def __init__(
-        self, rules: Rules | None = None, answer_limit: float = 60.0, ask_partner_cards: int = 5
+        self,
+        rules: Rules | None = None,
+        answer_limit: float = ANSWER_LIMIT,
+        ask_partner_cards: int = ASK_PARTNER_CARDS,
     ) -> None:
         self.answer_limit = answer_limit  # "yes" when my hand is worth at most this (C12.5)
         self.ask_partner_cards = ask_partner_cards  # ask when the partner holds at least this many
         super().__init__(rules)
 
     def scores(self, p: dict[str, np.ndarray]) -> np.ndarray:
-        n = p["hand"].shape[0]
-        hand = self.counts(p["hand"])  # (n, 14)
-        size = hand.sum(axis=1)
-        melds = p["melds"]  # (n, S, 13, 3) own side first; count ÷ copies
-        own_naturals = np.rint(melds[:, 0, :RANKS, 0] * self.copies[:RANKS])
-        own_wilds = np.rint(melds[:, 0, :RANKS, 1] * self.copies[KIND_TWO]) + np.rint(
-            melds[:, 0, :RANKS, 2] * self.copies[KIND_JOKER]
-        )
-        own_size = own_naturals + own_wilds  # (n, 11)
-        canasta = p["canasta"][:, 0] > 0
-        s = np.zeros((n, NUM_ACTIONS))
-        # draw phase: the pile is worth its cards (C7); with an empty stock the pile or the end (C4.5)
-        s[:, DRAW] = 10.0
-        s[:, TAKE_PILE] = 10.0 + 4.0 * p["pile_size"][:, 0] * self.deck
-        s[:, END_HAND] = 0.0
-        # melding: naturals onto own melds first, new melds from three naturals; keep two cards
-        # in hand until the side has a canasta (nobody can go out without one, C12.2)
-        onto = own_size > 0
-        s[:, MELD0 : MELD0 + RANKS] = np.where(onto, 40.0, np.where(hand[:, :RANKS] >= 3, 30.0, 5.0))
-        s[:, MELD0 : MELD0 + RANKS] += KIND_VALUE[:RANKS] / 10.0
-        near = own_size >= 4  # wilds only where they bring a canasta closer
-        s[:, TWO0 : TWO0 + RANKS] = np.where(near, 25.0 + own_size, -5.0)
-        s[:, JOKER0 : JOKER0 + RANKS] = np.where(near, 20.0 + own_size, -10.0)
-        s[:, TWO_TO_WILD] = 15.0
-        s[:, JOKER_TO_WILD] = 12.0
-        s[:, BLACK_THREE] = 30.0
-        keep = (~canasta) & (size <= 3)
-        s[:, 3:BLACK_THREE] = np.where(keep[:, None], s[:, 3:BLACK_THREE] - 50.0, s[:, 3:BLACK_THREE])
-        s[:, WITHDRAW] = NEVER
-        # pl: ask the partner when he holds many cards; answer by the value of my hand (C12.5)
-        partner_cards = self._partner_cards(p)
-        s[:, ASK] = np.where(partner_cards >= self.ask_partner_cards, 200.0, NEVER / 2)
-        worth = (hand * KIND_VALUE).sum(axis=1)
-        s[:, ANSWER_YES] = np.where(worth <= self.answer_limit, 1.0, 0.0)
-        s[:, ANSWER_NO] = 0.5
-        s[:, DISCARD0:] = self._discard_scores(p, hand, size)
-        return s
-
-    def _partner_cards(self, p: dict[str, np.ndarray]) -> np.ndarray:
-        """The most cards held by one of my partners (0 without partners)."""
+        hand = self.counts(p["hand"]).astype(np.int64)  # (n, 14)
+        melds = p["melds"][:, :, :RANKS]  # (n, S, 11, 3) own side first: naturals, 2s, jokers
+        own = np.rint(melds[:, 0] * self.copies[[0, KIND_TWO, KIND_JOKER]]).sum(axis=2).astype(np.int64)
+        foes = 1.0 - p["partners"][:, 1:]  # (n, P-1)
+        known = (self.counts(p["known_cards"]) * foes[:, :, None]).sum(axis=1)[:, :RANKS]
+        fed = (melds[:, 1:, :, 0] > 0).any(axis=1) | (known >= 1)  # the other sides meld or hold it
         partners = p["partners"].copy()
         partners[:, 0] = 0.0  # not myself
-        sizes = np.rint(p["hand_sizes"] * 40.0)
-        return (partners * sizes).max(axis=1)
-
-    def _discard_scores(self, p: dict[str, np.ndarray], hand: np.ndarray, size: np.ndarray) -> np.ndarray:
-        """(n, 14): do not feed the opponents, block with a black three, keep pairs and wilds."""
-        pile = 1.0 + np.rint(p["pile_size"][:, 0] * self.deck) / 4.0  # a big pile makes feeding costly
-        theirs = (p["melds"][:, 1:, :RANKS, 0] > 0).any(axis=1)  # (n, 11) ranks the other sides meld
-        foes = 1.0 - p["partners"][:, 1:]  # (n, P-1)
-        known = (self.counts(p["known_cards"]) * foes[:, :, None]).sum(axis=1)  # (n, 14)
-        d = -KIND_VALUE[None, :] / 10.0 - 3.0 * np.minimum(hand, 3)  # cheap singletons first
-        d[:, :RANKS] -= 20.0 * pile[:, None] * (theirs | (known[:, :RANKS] >= 1))
-        d[:, KIND_BLACK_THREE] += 15.0  # blocks the next player's pickup (C7.2)
-        d[:, KIND_TWO] -= 60.0
-        d[:, KIND_JOKER] -= 80.0
-        going_out = size <= 1
-        return np.where(going_out[:, None], d + 500.0, d)
+        partner = (partners * np.rint(p["hand_sizes"] * HAND_SIZE_SCALE)).max(axis=1).astype(np.int64)
+        pile = np.rint(p["pile_size"][:, 0] * self.deck).astype(np.int64)
+        canasta = p["canasta"][:, 0] > 0
+        out = np.empty((len(hand), NUM_ACTIONS))
+        limit, ask = float(self.answer_limit), int(self.ask_partner_cards)
+        prefer_rows(hand, own, fed.astype(np.int64), canasta, pile, partner, limit, ask, out)
+        return out

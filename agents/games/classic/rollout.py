@@ -3,11 +3,10 @@
 The policy reads the whole state (numba, over ``ClassicState``): that is legitimate
 only because it plays inside the search bot's own sampled worlds
 (:mod:`agents.games.classic.determinise`), where every card is the bot's guess. It
-plays every seat as :class:`~agents.games.classic.bots.ClassicHeuristicBot` does —
-the same preferences, computed from what that seat sees (its hand, every side's
-melds, the pile's size, hand sizes and the opponents' known cards): the pile when
-it is big, naturals onto the side's melds, wilds only near a canasta, the least
-useful card discarded without feeding the opponents.
+plays every seat as :class:`~agents.games.classic.bots.ClassicHeuristicBot` (with its
+default settings) does: the same compiled preferences
+(:func:`~agents.games.classic.bots.prefer`), read from what that seat sees (its hand,
+every side's melds, the pile's size, hand sizes and the opponents' known cards).
 
 Every action it plays is legal (it picks from the engine's ``legal_row``). One
 kernel copy serves both presets and every table size: the rules differ only in
@@ -22,102 +21,58 @@ from numba import njit
 from kanaszta_env import Rules
 from kanaszta_env.engine.kernels import kernels_for
 from kanaszta_env.games.classic import actions as A
-from kanaszta_env.games.classic.observation import HAND_SIZE_SCALE, KIND_VALUE
+from kanaszta_env.games.classic.observation import HAND_SIZE_SCALE
 from kanaszta_env.rules_classic import CC_SIDES
+
+from .bots import ANSWER_LIMIT, ASK_PARTNER_CARDS, RANKS, prefer
 
 _KERNELS = kernels_for(Rules(variant="pl").spec)  # the one classic variant: pl and sk share it
 legal_row = _KERNELS.game_module("legal").legal_row
 apply_action = _KERNELS.game_module("game").apply_action
 standings = _KERNELS.game_module("score").standings
 KIND_OF = _KERNELS.game_module("tables").KIND_OF
-CANASTA = _KERNELS.game_module("tables").CANASTA
+has_canasta = _KERNELS.game_module("melds").has_canasta
 PHASE_OVER = 5
-RANKS = 11
-NEVER = -1e9
-ANSWER_LIMIT, ASK_PARTNER_CARDS = 60.0, 5  # ClassicHeuristicBot's defaults
 
 
 @njit(cache=True)
-def _kinds(cards, out) -> None:
-    """Counts by discard kind (red threes, never held, aside)."""
-    out[:] = 0
-    for t in range(cards.shape[0]):
-        if KIND_OF[t] >= 0:
-            out[KIND_OF[t]] += cards[t]
-
-
-@njit(cache=True)
-def _scores(s, b: int, hand, sc) -> None:
-    """ClassicHeuristicBot's preference of every action but the discards for the seat to move
-    in game ``b`` (``hand``: its cards by kind)."""
-    p = s.to_move[b]
-    side = s.side_of[b, p]
-    grp = s.groups[b, side]
-    size = hand.sum()
-    canasta = False
-    for g in range(grp.shape[0] - 1):
-        canasta = canasta or grp[g].sum() >= CANASTA
-    sc[:] = 0.0
-    sc[A.DRAW] = 10.0
-    sc[A.TAKE_PILE] = 10.0 + 4.0 * s.pile_len[b]
-    for g in range(RANKS):
-        own = grp[g].sum()
-        sc[A.MELD0 + g] = (40.0 if own > 0 else 30.0 if hand[g] >= 3 else 5.0) + KIND_VALUE[g] / 10.0
-        sc[A.TWO0 + g] = 25.0 + own if own >= 4 else -5.0
-        sc[A.JOKER0 + g] = 20.0 + own if own >= 4 else -10.0
-    sc[A.TWO_TO_WILD] = 15.0
-    sc[A.JOKER_TO_WILD] = 12.0
-    sc[A.BLACK_THREE] = 30.0
-    if not canasta and size <= 3:
-        sc[A.MELD0 : A.BLACK_THREE] -= 50.0
-    sc[A.WITHDRAW] = NEVER
-    partner, worth = 0, 0.0
-    for q in range(s.hand.shape[1]):
-        if q != p and s.side_of[b, q] == side:
-            partner = max(partner, min(s.hand[b, q].sum(), int(HAND_SIZE_SCALE)))
-    sc[A.ASK] = 200.0 if partner >= ASK_PARTNER_CARDS else NEVER / 2
-    for k in range(hand.shape[0]):
-        worth += hand[k] * KIND_VALUE[k]
-    sc[A.ANSWER_YES] = 1.0 if worth <= ANSWER_LIMIT else 0.0
-    sc[A.ANSWER_NO] = 0.5
-
-
-@njit(cache=True)
-def _discards(s, cfg, b: int, hand, known, sc) -> None:
-    """The heuristic's preference of every discard: do not feed the opponents (ranks their
-    sides meld or are known to hold, the more so the bigger the pile), block with a black
-    three, keep pairs and wilds."""
-    p = s.to_move[b]
-    side = s.side_of[b, p]
-    known[:] = 0
+def _fed(s, cfg, b: int, side: int, fed) -> None:
+    """Cards of each rank the other sides meld or their seats are known to hold."""
+    fed[:] = 0
     for q in range(s.hand.shape[1]):
         if s.side_of[b, q] != side:
             for t in range(s.known.shape[2]):
-                if KIND_OF[t] >= 0:
-                    known[KIND_OF[t]] += s.known[b, q, t]
+                if 0 <= KIND_OF[t] < RANKS:
+                    fed[KIND_OF[t]] += s.known[b, q, t]
     for d in range(cfg[CC_SIDES]):
         if d != side:
             for g in range(RANKS):
-                known[g] += s.groups[b, d, g, :4].sum()
-    feed = 20.0 * (1.0 + s.pile_len[b] / 4.0)
-    for k in range(hand.shape[0]):
-        sc[A.DISCARD0 + k] = (
-            -KIND_VALUE[k] / 10.0 - 3.0 * min(hand[k], 3) - (feed if k < RANKS and known[k] else 0.0)
-        )
-    sc[A.DISCARD0 + A.KIND_BLACK_THREE] += 15.0
-    sc[A.DISCARD0 + A.KIND_TWO] -= 60.0
-    sc[A.DISCARD0 + A.KIND_JOKER] -= 80.0
-    if hand.sum() <= 1:
-        sc[A.DISCARD0 :] += 500.0
+                fed[g] += s.groups[b, d, g, :4].sum()
 
 
 @njit(cache=True)
-def choose(s, cfg, b: int, row, hand, known, sc) -> int:
-    """The policy's action in game ``b`` (``row``: its legal mask; the rest: scratch)."""
-    _kinds(s.hand[b, s.to_move[b]], hand)
-    _scores(s, b, hand, sc)
-    if row[A.DISCARD0 :].any():
-        _discards(s, cfg, b, hand, known, sc)
+def choose(s, cfg, b: int, row, inputs, sc) -> int:
+    """The policy's action in game ``b`` (``row``: its legal mask; ``inputs`` (3, 14) int64
+    and ``sc`` (57,) float64: scratch): the heuristic's preferences from what the seat to
+    move sees."""
+    p = s.to_move[b]
+    side = s.side_of[b, p]
+    grp = s.groups[b, side]
+    hand, own, fed = inputs[0], inputs[1, :RANKS], inputs[2, :RANKS]
+    hand[:] = 0
+    for t in range(s.hand.shape[2]):
+        if KIND_OF[t] >= 0:  # red threes are never held
+            hand[KIND_OF[t]] += s.hand[b, p, t]
+    for g in range(RANKS):
+        own[g] = grp[g].sum()
+    partner = 0
+    for q in range(s.hand.shape[1]):
+        if q != p and s.side_of[b, q] == side:  # as the observation shows it: clipped
+            partner = max(partner, min(s.hand[b, q].sum(), int(HAND_SIZE_SCALE)))
+    if row[A.DISCARD0 :].any():  # only the discards read ``fed``
+        _fed(s, cfg, b, side, fed)
+    canasta = has_canasta(grp)
+    prefer(hand, own, fed, canasta, s.pile_len[b], partner, ANSWER_LIMIT, ASK_PARTNER_CARDS, sc)
     best, value = -1, -np.inf
     for a in range(row.shape[0]):
         if row[a] and sc[a] > value:
@@ -131,8 +86,7 @@ def rollout(s, cfg, first, horizon: int, over) -> None:
     or to the hand's end; ``over[b]``: whether the hand ended."""
     row = np.zeros(A.NUM_ACTIONS, dtype=np.bool_)
     sc = np.zeros(A.NUM_ACTIONS, dtype=np.float64)
-    hand = np.zeros(A.NUM_KINDS, dtype=np.int64)
-    known = np.zeros(A.NUM_KINDS, dtype=np.int64)
+    inputs = np.zeros((3, A.NUM_KINDS), dtype=np.int64)
     rewards = np.zeros((s.phase.shape[0], s.hand.shape[1]), dtype=np.float64)
     for b in range(s.phase.shape[0]):
         hand_no = s.hand_number[b]
@@ -143,7 +97,7 @@ def rollout(s, cfg, first, horizon: int, over) -> None:
                 break
             if legal_row(s, cfg, b, row) == 0:
                 break
-            apply_action(s, cfg, b, choose(s, cfg, b, row, hand, known, sc), rewards)
+            apply_action(s, cfg, b, choose(s, cfg, b, row, inputs, sc), rewards)
         over[b] = s.hand_number[b] != hand_no or s.phase[b] == PHASE_OVER
 
 
