@@ -12,6 +12,7 @@ checkpoint, report and learning curve.
 Run folder (as the local trainer's where they overlap)::
 
     config.json         the TrainConfig of the run; rllib.json: the RLlib options
+    env_runners.json    the node (id, IP) each remote env runner runs on
     latest/ final/      algorithm checkpoints (Algorithm.save_to_path), also step_*/ ;
                         each load as an agent: make_agent("rllib:RUN_DIR/final") (without a hint)
     best/ best.json     the checkpoint of the best periodic evaluation against best_by
@@ -62,6 +63,20 @@ def init_ray(options: RLlibOptions) -> None:
         ray.init(address=options.address, log_to_driver=False)
     else:
         ray.init(num_cpus=options.num_cpus, include_dashboard=False, log_to_driver=False)
+
+
+def _record_env_runner_nodes(algo, run_dir: Path) -> None:
+    """Write the node each remote env runner runs on to ``env_runners.json`` (on a cluster:
+    where the experience is collected)."""
+
+    def where(runner: Any) -> dict[str, str]:
+        import ray
+
+        return {"node_id": ray.get_runtime_context().get_node_id(), "ip": ray.util.get_node_ip_address()}
+
+    nodes = algo.env_runner_group.foreach_env_runner(where, local_env_runner=False)
+    (run_dir / "env_runners.json").write_text(json.dumps(nodes, indent=1) + "\n", encoding="utf-8")
+    print(f"{len(nodes)} env runner(s) on {len({n['node_id'] for n in nodes})} node(s)")
 
 
 def driver_module(config: TrainConfig, state: dict[str, Any] | None = None) -> Any:
@@ -234,6 +249,8 @@ def train_rllib(config: TrainConfig, options: RLlibOptions) -> TrainResult:
     run_dir = _start_run_dir(config, options)
     init_ray(options)
     algo = build_ppo_config(config, options).build_algo()
+    if options.num_env_runners:
+        _record_env_runner_nodes(algo, run_dir)
     torch.set_num_threads(max(1, config.torch_threads))  # the local learner trains in this process
     weights = parse_weights(config.opponents)
     history: list[dict] = []
