@@ -15,6 +15,7 @@ from importlib.util import find_spec
 from pathlib import Path
 
 import pytest
+from test_rllib import TINY
 
 from training.config import TrainConfig
 from training.rllib.options import RLlibOptions
@@ -54,20 +55,7 @@ def test_two_iterations_with_an_env_runner_on_each_node(cluster, tmp_path: Path)
     config = TrainConfig(
         run_dir=str(run),
         total_timesteps=2 * per_iteration,
-        num_envs=8,
-        n_steps=16,
-        batch_size=64,
-        n_epochs=1,
-        opponent_slots=2,
-        opponents="random:1,greedy:1,self:1",
-        snapshot_every=per_iteration,
-        eval_every=0,
-        final_eval_hands=0,
-        checkpoint_every=0,
-        progress_bar=False,
-        tensorboard=False,
-        warm_start="",
-        net_arch=[32],
+        **{**TINY, "snapshot_every": per_iteration},
         max_turns=40,
     )
     result = train_rllib(config, RLlibOptions(address=cluster.address, num_env_runners=runners))
