@@ -153,8 +153,8 @@ def make_agent(spec: str, rules: Rules | None = None, seed: int = 0) -> Agent:
     * ``ppo+search`` — ``search`` (with its options) keeping the shipped policy's choice unless
       a simulated candidate beats it;
     * ``ppo`` — the trained policy shipped with the package for the rules' table
-      (:func:`shipped_tables`: Díszített kanaszta with two players, reading HeuristicBot's
-      choice, :mod:`agents.hinted`; Turkish kanasta); NumPy only, no PyTorch needed; played
+      (:func:`shipped_tables`; each reads its game's HeuristicBot's choice,
+      :mod:`agents.hinted`); NumPy only, no PyTorch needed; played
       greedily, ``ppo:sample=1`` samples its masked softmax instead;
     * a path to a ``.zip`` checkpoint of a maskable PPO policy
       (``sb3_contrib.MaskablePPO``) or to a policy exported as ``.npz``
