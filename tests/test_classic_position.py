@@ -247,6 +247,8 @@ def test_a_position_with_no_legal_action_is_refused() -> None:
         load(doc)
     with pytest.raises(ValueError, match="position 1: player 1 has no legal action"):
         load_batch([dump(games), doc])
+    with pytest.raises(ValueError, match="position 0: player 1 has no legal action"):
+        load_batch([doc, dump(games)])
 
 
 def test_six_and_five_player_documents_are_checked_too() -> None:

@@ -86,12 +86,13 @@ def _game_doc(doc: dict | str) -> tuple[Game, dict | str]:
 
 
 @contextmanager
-def _playable() -> Iterator[None]:
-    """A position whose player to move has no legal action is refused, as invalid."""
+def _playable(batch: bool = False) -> Iterator[None]:
+    """A position whose player to move has no legal action is refused, as invalid (naming
+    the position in a ``batch``)."""
     try:
         yield
     except DeadEndError as err:
-        where = f"position {err.game}: " if err.game else ""
+        where = f"position {err.game}: " if batch else ""
         raise ValueError(
             f"{where}player {err.player} has no legal action in phase {err.phase!r}: "
             "no game can be played on from this position"
@@ -124,7 +125,7 @@ def load_batch(docs: Sequence[dict | str]) -> GameBatch:
             f"load_batch takes positions of one game, got {' and '.join(g.title for g in games.values())}"
         )
     try:
-        with _playable():
+        with _playable(batch=True):
             return game_docs[0][0].position.load_batch([d for _, d in game_docs])
     except ValueError as err:
         raise ValueError(f"in load_batch: {err}") from None
