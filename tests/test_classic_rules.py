@@ -280,3 +280,22 @@ def test_c2_4_five_players_the_four_active_seats_alternate_sides_in_one_round():
         active = [q for q in range(5) if s.next_seat[b, q] >= 0]
         played = s.turns_played[b, active]
         assert played.min() >= 2 and played.max() - played.min() <= 1
+
+
+def test_a_state_with_no_legal_action_leaves_the_batch_as_it_was():
+    """Writing ``GameBatch.state`` adopts it; a state whose player has no action is refused
+    with DeadEndError and the batch keeps its games, masks and observations."""
+    games = GameBatch(Rules(variant="pl", num_players=2), 2)
+    games.reset(seed=4)
+    mask, obs = games.legal_mask().copy(), games.observe().copy()
+    bad = games.copy().state
+    p = int(bad.to_move[1])
+    bad.hand[1, p] = 0
+    bad.hand[1, p, 20] = 1  # one card in the meld phase, no canasta, nothing laid this turn
+    bad.phase[1] = 2
+    with pytest.raises(DeadEndError, match="game 1: player"):
+        games.state = bad
+    np.testing.assert_array_equal(games.legal_mask(), mask)
+    np.testing.assert_array_equal(games.observe(), obs)
+    games.step(mask.argmax(axis=1))  # the kept games play on
+    assert games.legal_mask().any(axis=1).all()

@@ -15,6 +15,7 @@ from ..core.common import END_NAMES
 from ..rules import Rules
 from . import driver as D
 from .kernels import Kernels
+from .options import DeadEndError
 
 
 class BatchReadout:
@@ -49,9 +50,16 @@ class BatchReadout:
             raise ValueError(f"expected a {want} for {self.rules.variant!r}, got {type(state).__name__}")
         if len(state.phase) != self.batch_size or state.hand.shape[1] != self.rules.num_players:
             raise ValueError("the state does not match this batch's size and number of players")
+        kept = (self._state, D.Seats(*(a.copy() for a in self._seats)), self._obs.copy(), self._obs_fresh,
+                self._has_reset)  # fmt: skip
         self._state = type(state)(*(np.ascontiguousarray(a) for a in state))
         self._drive = self._fill = None  # the compiled entries are typed on the arrays they were given
-        self.adopt()
+        try:
+            self.adopt()
+        except DeadEndError:  # a state with no legal action is refused: the batch keeps its games
+            self._state, self._seats, self._obs, self._obs_fresh, self._has_reset = kept
+            self._drive = self._fill = None
+            raise
 
     def legal_mask(self) -> np.ndarray:
         """(B, A) bool legal actions of the seat each game awaits (``A`` =
