@@ -167,6 +167,18 @@ def test_train_validates_before_writing_anything(capsys, tmp_path: Path) -> None
     fails(capsys, ["train", "--resume", str(tmp_path / "none.zip"), "--run-dir", str(run)], "resume")
     fails(capsys, ["train", "--num-envs", "0"], "--num-envs", "positive integer")
     fails(capsys, ["train", "--eval-hands", "5"], "--eval-hands", "positive even integer")
+    three = [
+        "train",
+        "--num-players",
+        "3",
+        "--eval-hands",
+        "300",
+        "--final-eval-hands",
+        "1000",
+        "--run-dir",
+        str(run),
+    ]
+    fails(capsys, three, "final_eval_hands must be a multiple of 6", "use 996 or 1002")  # 3 sides: 6 seatings
     assert not run.exists()
 
 

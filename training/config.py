@@ -208,6 +208,7 @@ class TrainConfig:
 
             check_resume_hint(self.resume, self.hint)
         self._check_opponents()
+        self._check_whole_deals()
         if self.best_by and self.best_by not in bot_list(self.eval_bots):
             raise ValueError(f"best_by {self.best_by!r} is not one of the eval_bots {self.eval_bots!r}")
         from agents.hinted import check_hint  # lazy: the bots are not needed to read a config
@@ -227,6 +228,21 @@ class TrainConfig:
             for spec in bot_list(getattr(self, name)):
                 _check_bot(name, spec, self.eval_rules())
         return self
+
+    def _check_whole_deals(self) -> None:
+        """Evaluations play whole duplicate deals: their hands are a multiple of the seatings."""
+        from agents.tournament import seatings
+
+        rules = self.rules()
+        per_deal = len(seatings(rules.sides()))
+        for name in ("eval_hands", "final_eval_hands"):
+            hands = getattr(self, name)
+            if hands % per_deal:
+                low = hands // per_deal * per_deal
+                raise ValueError(
+                    f"{name} must be a multiple of {per_deal} (the seatings of a duplicate deal with "
+                    f"{rules.num_players} players), got {hands}: use {low or per_deal} or {low + per_deal}"
+                )
 
     def _check_opponents(self) -> None:
         """The opponent pool: known bots or ``self``, and something to play before a first snapshot."""
