@@ -21,6 +21,7 @@ import tomllib
 from kanaszta_env import Rules
 from kanaszta_env.cli import bounded_int, check_int, field_docs, int_requirement
 
+from .config_checks import check_bot
 from .shaping_games import POTENTIALS
 
 
@@ -208,7 +209,6 @@ class TrainConfig:
 
             check_resume_hint(self.resume, self.hint)
         self._check_opponents()
-        self._check_whole_deals()
         if self.best_by and self.best_by not in bot_list(self.eval_bots):
             raise ValueError(f"best_by {self.best_by!r} is not one of the eval_bots {self.eval_bots!r}")
         from agents.hinted import check_hint  # lazy: the bots are not needed to read a config
@@ -223,26 +223,11 @@ class TrainConfig:
                 f"unknown warm-start teacher {self.warm_start!r}: choose one of {BOT_NAMES} or ''"
             )
         if self.warm_start:
-            _check_bot("warm_start", self.warm_start, self.rules())
+            check_bot("warm_start", self.warm_start, self.rules())
         for name in ("eval_bots", "final_eval_bots"):
             for spec in bot_list(getattr(self, name)):
-                _check_bot(name, spec, self.eval_rules())
+                check_bot(name, spec, self.eval_rules())
         return self
-
-    def _check_whole_deals(self) -> None:
-        """Evaluations play whole duplicate deals: their hands are a multiple of the seatings."""
-        from agents.tournament import seatings
-
-        rules = self.rules()
-        per_deal = len(seatings(rules.sides()))
-        for name in ("eval_hands", "final_eval_hands"):
-            hands = getattr(self, name)
-            if hands % per_deal:
-                low = hands // per_deal * per_deal
-                raise ValueError(
-                    f"{name} must be a multiple of {per_deal} (the seatings of a duplicate deal with "
-                    f"{rules.num_players} players), got {hands}: use {low or per_deal} or {low + per_deal}"
-                )
 
     def _check_opponents(self) -> None:
         """The opponent pool: known bots or ``self``, and something to play before a first snapshot."""
@@ -291,19 +276,6 @@ INT_BOUNDS: dict[str, tuple[int, bool]] = {
     "checkpoint_every": (0, False),
     "eval_seed": (0, False),
 }
-
-
-def _check_bot(name: str, spec: str, rules: Rules) -> None:
-    """``spec`` (a field's bot) must build as a bot of :mod:`agents.registry`; else ``ValueError``."""
-    from agents.registry import BOT_NAMES, make_agent
-
-    clean = spec.strip().lower()
-    if clean.partition(":")[0] not in BOT_NAMES:
-        raise ValueError(f"{name}: unknown bot {spec!r}: choose one of {', '.join(BOT_NAMES)}")
-    try:
-        make_agent(clean, rules)
-    except ValueError as error:
-        raise ValueError(f"{name}: {error}") from None
 
 
 def bot_list(text: str) -> list[str]:

@@ -67,7 +67,10 @@ def elo_difference(score: float) -> float:
 def evaluate_against_bots(
     agent: Agent, bots: Sequence[str], rules: Rules, hands: int, seed: int
 ) -> list[dict]:
-    """One duplicate match of ``agent`` against each named bot."""
+    """One duplicate match of ``agent`` against each named bot, of ``hands`` rounded up to
+    whole duplicate deals (a three-sided table plays each deal in six seatings)."""
+    per_deal = len(seatings(rules.sides()))
+    hands = -(-hands // per_deal) * per_deal
     rows = []
     for name in bots:
         bot = make_bot(name, rules, seed=seed)
