@@ -218,10 +218,10 @@ def fuzz_bots(rules: Rules, decisions: int, batch: int) -> dict:
     with tqdm(total=decisions, desc=f"bots {rules.variant} {rules.num_players}p", leave=False) as bar:
         while played < decisions:
             seats = rng.integers(len(agents), size=(batch, rules.num_players))
-            result = play_batch(rules, agents, seats, hands + np.arange(batch))
-            played += int(result.decisions.sum())
+            step = int(play_batch(rules, agents, seats, hands + np.arange(batch)).decisions.sum())
+            played += step
             hands += batch
-            bar.update(int(result.decisions.sum()))
+            bar.update(step)
     return {"decisions": played, "hands": hands, "bots": names, "seconds": time.perf_counter() - t0}
 
 
