@@ -126,17 +126,12 @@ for _game, _bots in {
     for _name, _bot in _bots.items():
         register_bot(_game, _name, _bot)
 
-#: game name -> its words at the terminal (:func:`register_terminal_words`)
+#: game name -> its words at the terminal
 _WORDS: dict[str, type[TerminalWords]] = {
     "diszitett": DiszitettWords,
     "classic": ClassicWords,
     "turkish": TurkishWords,
 }
-
-
-def register_terminal_words(game: str, words: type[TerminalWords]) -> None:
-    """What the terminal game (:mod:`agents.human`) says in the game called ``game``."""
-    _WORDS[game] = words
 
 
 def terminal_words(rules: Rules) -> type[TerminalWords]:

@@ -31,11 +31,6 @@ KERNELS: dict[str, str] = {
         "legal-mask kernel of R8.3 step 2: one body applies, tests (obligation_feasible) and undoes each "
         "candidate meld in place; split, every helper would take its 12 arrays and scalars per call"
     ),
-    "kanaszta_env/games/classic/kernels/meld_row.py::_meld_row_checked": (
-        "classic meld-phase mask kernel: one body tries each candidate card on the side's melds and the "
-        "hand in place and undoes it (the speed work took pl/sk random play from ~130k to "
-        "~970k decisions/s partly by not passing the 36-array state tuple to helpers per candidate)"
-    ),
     "agents/games/diszitett/plan.py::_plan": (
         "the meld planner's single compiled body, run at each bot decision and search step: its seven "
         "steps share the per-group work arrays and running wild counts; split, they would pass them per call"

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from agents.base import Agent
-from agents.records import GameRecord, make_record, rules_from_dict, start_game
+from agents.records import GameRecord, rules_from_dict, start_game
 from kanaszta_env import GameBatch
 
 from .play import ActionError, action_lookup, rules_json
@@ -158,12 +158,6 @@ class ViewerSession:
             "hand_end": self.hand_ends.get(self.cursor),
             "finished": bool(games.done[0]),
         }
-
-    def to_record(self) -> GameRecord:
-        """The game as watched so far (the record itself when replaying)."""
-        if self.agents is None:
-            return replace(self.record, actions=[self.action_names[a] for a in self.actions])
-        return make_record(self.rules, self.actions, seed=self.record.seed, players=self.names)
 
 
 def _action_id(lookup: Mapping[str, int], k: int, name: object) -> int:

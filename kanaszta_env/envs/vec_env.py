@@ -230,11 +230,6 @@ class KanasztaVecEnv(VecEnv):
         seat), e.g. for a compiled bot labelling the learners' decisions."""
         return self._games.views(self._games.anchor)
 
-    @property
-    def learner_seats(self) -> np.ndarray:
-        """(N,) the learner's seat in each game's current episode."""
-        return self._games.anchor.copy()
-
     def close(self) -> None:
         pass
 

@@ -27,27 +27,7 @@ import numpy as np
 from numba import njit
 
 from kanaszta_env import Rules
-from kanaszta_env.games.classic.actions import (
-    ANSWER_NO,
-    ANSWER_YES,
-    ASK,
-    BLACK_THREE,
-    DISCARD0,
-    DRAW,
-    END_HAND,
-    JOKER0,
-    JOKER_TO_WILD,
-    KIND_BLACK_THREE,
-    KIND_JOKER,
-    KIND_TWO,
-    MELD0,
-    NUM_ACTIONS,
-    NUM_KINDS,
-    TAKE_PILE,
-    TWO0,
-    TWO_TO_WILD,
-    WITHDRAW,
-)
+from kanaszta_env.games.classic import actions as A
 from kanaszta_env.games.classic.observation import HAND_SIZE_SCALE, KIND_VALUE, kind_copies
 from kanaszta_env.observation import split
 from kanaszta_env.rules_classic import deck_cards
@@ -74,39 +54,39 @@ def prefer(hand, own, fed, canasta: bool, pile: int, partner: int, answer_limit:
     size = hand.sum()
     out[:] = 0.0
     # draw phase: the pile is worth its cards (C7); with an empty stock the pile or the end (C4.5)
-    out[DRAW] = 10.0
-    out[TAKE_PILE] = 10.0 + 4.0 * pile
+    out[A.DRAW] = 10.0
+    out[A.TAKE_PILE] = 10.0 + 4.0 * pile
     # melding: naturals onto own melds first, new melds from three naturals, wilds only where
     # they bring a canasta closer
     for g in range(RANKS):
-        out[MELD0 + g] = (40.0 if own[g] > 0 else 30.0 if hand[g] >= 3 else 5.0) + KIND_VALUE[g] / 10.0
-        out[TWO0 + g] = 25.0 + own[g] if own[g] >= 4 else -5.0
-        out[JOKER0 + g] = 20.0 + own[g] if own[g] >= 4 else -10.0
-    out[TWO_TO_WILD] = 15.0
-    out[JOKER_TO_WILD] = 12.0
-    out[BLACK_THREE] = 30.0
+        out[A.MELD0 + g] = (40.0 if own[g] > 0 else 30.0 if hand[g] >= 3 else 5.0) + KIND_VALUE[g] / 10.0
+        out[A.TWO0 + g] = 25.0 + own[g] if own[g] >= 4 else -5.0
+        out[A.JOKER0 + g] = 20.0 + own[g] if own[g] >= 4 else -10.0
+    out[A.TWO_TO_WILD] = 15.0
+    out[A.JOKER_TO_WILD] = 12.0
+    out[A.BLACK_THREE] = 30.0
     if not canasta and size <= 3:  # keep cards until the side may go out (C12.2)
-        out[MELD0:BLACK_THREE] -= 50.0
-    out[WITHDRAW] = NEVER
+        out[A.MELD0 : A.BLACK_THREE] -= 50.0
+    out[A.WITHDRAW] = NEVER
     # pl: ask the partner when he holds many cards; answer by the value of my hand (C12.5)
-    out[ASK] = 200.0 if partner >= ask_cards else NEVER / 2
+    out[A.ASK] = 200.0 if partner >= ask_cards else NEVER / 2
     worth = 0.0
-    for k in range(NUM_KINDS):
+    for k in range(A.NUM_KINDS):
         worth += hand[k] * KIND_VALUE[k]
-    out[ANSWER_YES] = 1.0 if worth <= answer_limit else 0.0
-    out[ANSWER_NO] = 0.5
+    out[A.ANSWER_YES] = 1.0 if worth <= answer_limit else 0.0
+    out[A.ANSWER_NO] = 0.5
     # discards: do not feed the opponents (the more so the bigger the pile), cheap singletons
     # first, block the next player's pickup with a black three (C7.2), keep the wilds
     feed = 20.0 * (1.0 + pile / 4.0)
-    for k in range(NUM_KINDS):
-        out[DISCARD0 + k] = -KIND_VALUE[k] / 10.0 - 3.0 * min(hand[k], 3)
+    for k in range(A.NUM_KINDS):
+        out[A.DISCARD0 + k] = -KIND_VALUE[k] / 10.0 - 3.0 * min(hand[k], 3)
         if k < RANKS and fed[k] > 0:
-            out[DISCARD0 + k] -= feed
-    out[DISCARD0 + KIND_BLACK_THREE] += 15.0
-    out[DISCARD0 + KIND_TWO] -= 60.0
-    out[DISCARD0 + KIND_JOKER] -= 80.0
+            out[A.DISCARD0 + k] -= feed
+    out[A.DISCARD0 + A.KIND_BLACK_THREE] += 15.0
+    out[A.DISCARD0 + A.KIND_TWO] -= 60.0
+    out[A.DISCARD0 + A.KIND_JOKER] -= 80.0
     if size <= 1:
-        out[DISCARD0:] += 500.0
+        out[A.DISCARD0 :] += 500.0
 
 
 @njit(cache=True)
@@ -138,9 +118,9 @@ class ClassicBot(Agent):
 
     def act(self, obs: np.ndarray, mask: np.ndarray, slots: np.ndarray | None = None) -> np.ndarray:
         mask = np.asarray(mask, dtype=np.bool_)
-        if mask.shape[1] != NUM_ACTIONS:
+        if mask.shape[1] != A.NUM_ACTIONS:
             raise ValueError(
-                f"{self.name} expects classic canasta masks of {NUM_ACTIONS} actions, got {mask.shape}"
+                f"{self.name} expects classic canasta masks of {A.NUM_ACTIONS} actions, got {mask.shape}"
             )
         scores = self.scores(split(np.asarray(obs, dtype=np.float32), self.rules))
         scores = np.where(mask, scores, -np.inf)
@@ -158,20 +138,20 @@ class ClassicGreedyBot(ClassicBot):
 
     def scores(self, p: dict[str, np.ndarray]) -> np.ndarray:
         n = p["hand"].shape[0]
-        s = np.zeros((n, NUM_ACTIONS))
-        s[:, TAKE_PILE] = 100.0
-        s[:, DRAW] = 50.0
-        s[:, END_HAND] = 0.0
-        s[:, MELD0 : MELD0 + RANKS] = 60.0 + KIND_VALUE[:RANKS]
-        s[:, TWO0 : TWO0 + RANKS] = 55.0
-        s[:, JOKER0 : JOKER0 + RANKS] = 55.0
-        s[:, TWO_TO_WILD] = s[:, JOKER_TO_WILD] = 55.0
-        s[:, BLACK_THREE] = 55.0
-        s[:, WITHDRAW] = NEVER
-        s[:, ASK] = NEVER / 2  # goes out without asking
-        s[:, ANSWER_YES] = 1.0
-        s[:, ANSWER_NO] = 0.0
-        s[:, DISCARD0:] = -KIND_VALUE
+        s = np.zeros((n, A.NUM_ACTIONS))
+        s[:, A.TAKE_PILE] = 100.0
+        s[:, A.DRAW] = 50.0
+        s[:, A.END_HAND] = 0.0
+        s[:, A.MELD0 : A.MELD0 + RANKS] = 60.0 + KIND_VALUE[:RANKS]
+        s[:, A.TWO0 : A.TWO0 + RANKS] = 55.0
+        s[:, A.JOKER0 : A.JOKER0 + RANKS] = 55.0
+        s[:, A.TWO_TO_WILD] = s[:, A.JOKER_TO_WILD] = 55.0
+        s[:, A.BLACK_THREE] = 55.0
+        s[:, A.WITHDRAW] = NEVER
+        s[:, A.ASK] = NEVER / 2  # goes out without asking
+        s[:, A.ANSWER_YES] = 1.0
+        s[:, A.ANSWER_NO] = 0.0
+        s[:, A.DISCARD0 :] = -KIND_VALUE
         return s
 
 
@@ -194,7 +174,7 @@ class ClassicHeuristicBot(ClassicBot):
     def scores(self, p: dict[str, np.ndarray]) -> np.ndarray:
         hand = self.counts(p["hand"]).astype(np.int64)  # (n, 14)
         melds = p["melds"][:, :, :RANKS]  # (n, S, 11, 3) own side first: naturals, 2s, jokers
-        own = np.rint(melds[:, 0] * self.copies[[0, KIND_TWO, KIND_JOKER]]).sum(axis=2).astype(np.int64)
+        own = np.rint(melds[:, 0] * self.copies[[0, A.KIND_TWO, A.KIND_JOKER]]).sum(axis=2).astype(np.int64)
         foes = 1.0 - p["partners"][:, 1:]  # (n, P-1)
         known = (self.counts(p["known_cards"]) * foes[:, :, None]).sum(axis=1)[:, :RANKS]
         fed = (melds[:, 1:, :, 0] > 0).any(axis=1) | (known >= 1)  # the other sides meld or hold it
@@ -203,7 +183,7 @@ class ClassicHeuristicBot(ClassicBot):
         partner = (partners * np.rint(p["hand_sizes"] * HAND_SIZE_SCALE)).max(axis=1).astype(np.int64)
         pile = np.rint(p["pile_size"][:, 0] * self.deck).astype(np.int64)
         canasta = p["canasta"][:, 0] > 0
-        out = np.empty((len(hand), NUM_ACTIONS))
+        out = np.empty((len(hand), A.NUM_ACTIONS))
         limit, ask = float(self.answer_limit), int(self.ask_partner_cards)
         prefer_rows(hand, own, fed.astype(np.int64), canasta, pile, partner, limit, ask, out)
         return out

@@ -16,15 +16,9 @@ import numpy as np
 from numba import njit
 
 from kanaszta_env import Rules
-from kanaszta_env.cards import HEART_ACE, NUM_TYPES, TYPE_GROUP, WILD_TYPES
-from kanaszta_env.games.diszitett import actions as A
+from kanaszta_env.cards import HEART_ACE, IS_ACE, IS_RED_THREE, IS_WILD, NUM_TYPES, TYPE_GROUP, WILD_TYPES
+from kanaszta_env.games.diszitett import actions as A, compiled as C
 from kanaszta_env.games.diszitett.compiled import (
-    I_HEART_ACES,
-    I_LIFTED,
-    I_LIFTED_FROM,
-    I_PHASE,
-    I_PICKUP_FROM_HAND,
-    I_PICKUP_GROUP,
     PHASE_CUT,
     PHASE_DISCARD,
     PHASE_DRAW,
@@ -38,7 +32,7 @@ from kanaszta_env.games.diszitett.observation import decode
 
 from ...base import Agent
 from .plan import P_FORCE_GROUP, P_FORCE_NEED, P_SIZE, PLAN_OK, next_meld_action, plan_melds
-from .plan_groups import NAT_TYPE, WILD_TYPE
+from .plan_groups import NAT_TYPE
 
 __all__ = ["PHASE_CUT", "PHASE_DISCARD", "PHASE_DRAW", "PHASE_MELD", "PHASE_OVER", "PHASE_PICKUP"]
 
@@ -128,12 +122,12 @@ def make_plan(v: View, opt: np.ndarray, reserve: np.ndarray, tn, tw) -> tuple[in
     ``P_FORCE_*`` entries are filled here); returns the planner's
     ``(code, heart aces, cards left)``."""
     info = v.info
-    heart = info[I_HEART_ACES] == 1
+    heart = info[C.I_HEART_ACES] == 1
     if heart:
         reserve[HEART_ACE] = v.hand[HEART_ACE]  # laid separately, never into the aces group
-    force = info[I_PICKUP_GROUP] if info[I_PHASE] == PHASE_PICKUP else -1
+    force = info[C.I_PICKUP_GROUP] if info[C.I_PHASE] == PHASE_PICKUP else -1
     opt[P_FORCE_GROUP] = force
-    opt[P_FORCE_NEED] = max(3 - info[I_PICKUP_FROM_HAND], 0) if force >= 0 else 0
+    opt[P_FORCE_NEED] = max(3 - info[C.I_PICKUP_FROM_HAND], 0) if force >= 0 else 0
     return plan_melds(
         v.hand, v.groups[0], v.locked, v.laid, v.opened[0] == 1, v.minimum[0], heart, reserve, opt, tn, tw
     )
@@ -143,9 +137,9 @@ def make_plan(v: View, opt: np.ndarray, reserve: np.ndarray, tn, tw) -> tuple[in
 def emit_plan(mask: np.ndarray, v: View, tn, tw, aces: int, reserve: np.ndarray) -> int:
     """The next legal action of a plan, or -1 when it is complete."""
     info = v.info
-    lifted = _LIFTED_TYPE[info[I_LIFTED]] if info[I_LIFTED] >= 0 else -1
+    lifted = _LIFTED_TYPE[info[C.I_LIFTED]] if info[C.I_LIFTED] >= 0 else -1
     return next_meld_action(
-        mask, v.hand, v.groups[0], v.locked, lifted, info[I_LIFTED_FROM], tn, tw, aces, reserve
+        mask, v.hand, v.groups[0], v.locked, lifted, info[C.I_LIFTED_FROM], tn, tw, aces, reserve
     )
 
 
@@ -157,6 +151,15 @@ def plan_and_step(mask: np.ndarray, v: View, opt: np.ndarray, reserve: np.ndarra
     if code != PLAN_OK:
         return -1
     return emit_plan(mask, v, tn, tw, aces, reserve)
+
+
+@njit(cache=True)
+def cut_choice(v: View) -> int:
+    """Keep a wild, red three or ace offered at the cut, leave any other card."""
+    t = v.cut[v.info[C.I_CUT_INDEX]] if v.info[C.I_CUT_INDEX] < v.cut.shape[0] else -1
+    if t >= 0 and (IS_WILD[t] or IS_RED_THREE[t] or IS_ACE[t]):
+        return A.KEEP
+    return A.LEAVE
 
 
 @njit(cache=True)
@@ -174,11 +177,3 @@ def rank_count(hand: np.ndarray, t: int) -> int:
     if g < 0:
         return 0
     return hand[NAT_TYPE[g, 0]] + hand[NAT_TYPE[g, 1]] + hand[NAT_TYPE[g, 2]] + hand[NAT_TYPE[g, 3]]
-
-
-@njit(cache=True)
-def hand_wilds(hand: np.ndarray) -> int:
-    total = 0
-    for k in range(5):
-        total += hand[WILD_TYPE[k]]
-    return total

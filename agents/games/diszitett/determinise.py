@@ -23,26 +23,8 @@ import numpy as np
 from numba import njit
 
 from kanaszta_env.cards import DECK_SIZE, IS_RED_THREE, NUM_TYPES
-from kanaszta_env.games.diszitett.compiled import (
-    I_FRESH,
-    I_HAND_NUMBER,
-    I_MOVER,
-    I_PHASE,
-    I_PICKUP_FROM_HAND,
-    I_PICKUP_GROUP,
-    I_PICKUP_KIND,
-    I_PICKUP_SIZE,
-    I_PILE_N,
-    I_STARTER_OFFSET,
-    I_STOCK_KNOWN,
-    I_STOCK_N,
-    I_TOP,
-    I_TOP_OWNER,
-    I_TURN,
-    View,
-    below,
-    next_u64,
-)
+from kanaszta_env.games.diszitett import compiled as C
+from kanaszta_env.games.diszitett.compiled import View, below, next_u64
 
 from .plan_groups import NAT_TYPE
 
@@ -57,8 +39,8 @@ def determinise(v: View, s, b: int, seed: np.uint64) -> None:
     rng[0] = seed
     next_u64(rng, 0)
     # --- public per-player facts -------------------------------------------------
-    starter = (P - info[I_STARTER_OFFSET]) % P
-    turn = info[I_TURN]
+    starter = (P - info[C.I_STARTER_OFFSET]) % P
+    turn = info[C.I_TURN]
     for q in range(P):
         s.groups[b, q] = v.groups[q]
         s.sep_heart_aces[b, q] = v.heart_aces[q]
@@ -86,8 +68,8 @@ def determinise(v: View, s, b: int, seed: np.uint64) -> None:
     for i in range(m - 1, 0, -1):
         j = below(rng, 0, i + 1)
         pool[i], pool[j] = pool[j], pool[i]
-    stock_n = info[I_STOCK_N]
-    known_bottom = min(info[I_STOCK_KNOWN], stock_n)
+    stock_n = info[C.I_STOCK_N]
+    known_bottom = min(info[C.I_STOCK_KNOWN], stock_n)
     stock_hidden = stock_n - known_bottom
     k = 0
     for q in range(1, P):
@@ -124,10 +106,10 @@ def determinise(v: View, s, b: int, seed: np.uint64) -> None:
         s.stock[b, x] = s.stock[b, y]
         s.stock[b, y] = tmp
     s.stock_len[b] = i
-    s.stock_known[b] = info[I_STOCK_KNOWN]
+    s.stock_known[b] = info[C.I_STOCK_KNOWN]
     # --- discard pile: the top card on top, the rest in a sampled order -------------------
-    n = info[I_PILE_N]
-    top = info[I_TOP]
+    n = info[C.I_PILE_N]
+    top = info[C.I_TOP]
     i = 0
     skipped = False
     for t in range(NUM_TYPES):
@@ -145,20 +127,20 @@ def determinise(v: View, s, b: int, seed: np.uint64) -> None:
         s.pile[b, y] = tmp
     if n > 0 and top >= 0:
         s.pile[b, i] = top
-        s.pile_owner[b, i] = max(info[I_TOP_OWNER], 0)
+        s.pile_owner[b, i] = max(info[C.I_TOP_OWNER], 0)
         i += 1
     s.pile_len[b] = i
-    s.pile_fresh[b] = info[I_FRESH]
+    s.pile_fresh[b] = info[C.I_FRESH]
     # --- flow and the current turn -------------------------------------------------------
     s.cut_cards[b] = 0
     s.cut_kept[b] = 0
     s.cut_index[b] = 3
-    mover = info[I_MOVER]
-    s.phase[b] = info[I_PHASE]
+    mover = info[C.I_MOVER]
+    s.phase[b] = info[C.I_PHASE]
     s.to_move[b] = mover
     s.starter[b] = starter
     s.turn[b] = turn
-    s.hand_number[b] = info[I_HAND_NUMBER]
+    s.hand_number[b] = info[C.I_HAND_NUMBER]
     s.end_reason[b] = 0
     s.out_player[b] = -1
     s.rng[b] = next_u64(rng, 0)
@@ -169,8 +151,8 @@ def determinise(v: View, s, b: int, seed: np.uint64) -> None:
     s.lifted[b] = -1
     s.lifted_from[b] = -1
     s.changed[b] = 0
-    s.pickup_kind[b] = max(info[I_PICKUP_KIND], 0)
-    s.pickup_size[b] = info[I_PICKUP_SIZE]
-    g = info[I_PICKUP_GROUP]
+    s.pickup_kind[b] = max(info[C.I_PICKUP_KIND], 0)
+    s.pickup_size[b] = info[C.I_PICKUP_SIZE]
+    g = info[C.I_PICKUP_GROUP]
     s.pickup_card[b] = NAT_TYPE[g, 0] if g >= 0 else -1
-    s.pickup_from_hand[b] = info[I_PICKUP_FROM_HAND]
+    s.pickup_from_hand[b] = info[C.I_PICKUP_FROM_HAND]

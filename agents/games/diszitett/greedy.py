@@ -25,29 +25,16 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from kanaszta_env import Rules
 from kanaszta_env.cards import (
     CARD_VALUE,
     HEART_ACE,
-    IS_ACE,
     IS_BLACK_THREE,
-    IS_RED_THREE,
     IS_WILD,
     NUM_TYPES,
     TYPE_GROUP,
 )
-from kanaszta_env.games.diszitett import actions as A
-from kanaszta_env.games.diszitett.compiled import (
-    CANASTA_SIZE,
-    I_CUT_INDEX,
-    I_HEART_ACES,
-    I_PHASE,
-    I_PICKUP_GROUP,
-    I_PILE_N,
-    View,
-    borrow,
-    view_row,
-)
+from kanaszta_env.games.diszitett import actions as A, compiled as C
+from kanaszta_env.games.diszitett.compiled import CANASTA_SIZE, View, borrow, view_row
 
 from .common import (
     PHASE_CUT,
@@ -56,13 +43,14 @@ from .common import (
     PHASE_MELD,
     CompiledBot,
     any_discard,
+    cut_choice,
     emit_plan,
     make_plan,
     melding_fallback,
     plan_and_step,
     rank_count,
 )
-from .plan import P_KEEP, P_MIN_LEFT, P_NEW_GROUPS, P_PAIRS, P_SPARE_WILDS, P_WANT_OUT, PLAN_OK
+from .plan import PLAN_OK, set_options
 
 _VALUE = CARD_VALUE.astype(np.int64)
 MIN_LEFT = 4  # cards kept in hand while melding until the first canasta (three after the discard)
@@ -80,7 +68,7 @@ def greedy_discard(mask: np.ndarray, v: View) -> int:
             return A.DISCARD0 + t
         if IS_WILD[t]:
             cost = 10_000 + _VALUE[t]
-        elif t == HEART_ACE and v.info[I_HEART_ACES] == 1:
+        elif t == HEART_ACE and v.info[C.I_HEART_ACES] == 1:
             cost = 5_000
         else:
             g = TYPE_GROUP[t]
@@ -109,30 +97,15 @@ def pickup_keeps_hand(v: View) -> bool:
     """Whether a penalised pickup leaves at least two cards after the discard
     (or the bot has a canasta): two hand cards go with the top card (R8.1),
     the rest of the pile comes in, one card is discarded."""
-    return has_canasta(v) or v.hand_size[0] - 2 + v.info[I_PILE_N] - 1 - 1 >= 2
-
-
-@njit(cache=True)
-def greedy_options(opt: np.ndarray, going_out: bool) -> None:
-    """Planner options: everything it can meld when trying to go out, else
-    groups and naturals with wilds kept back, ``MIN_LEFT`` cards kept."""
-    opt[P_NEW_GROUPS] = 1
-    opt[P_PAIRS] = 2 if going_out else 1  # pairs with a wild only to go out or to open
-    opt[P_SPARE_WILDS] = 1 if going_out else 0
-    opt[P_WANT_OUT] = 1
-    opt[P_KEEP] = 0
-    opt[P_MIN_LEFT] = 0 if going_out else MIN_LEFT
+    return has_canasta(v) or v.hand_size[0] - 2 + v.info[C.I_PILE_N] - 1 - 1 >= 2
 
 
 @njit(cache=True)
 def greedy_row(mask, v, opt, reserve, tn, tw) -> int:
     """The greedy action for one row view ``v``."""
-    phase = v.info[I_PHASE]
+    phase = v.info[C.I_PHASE]
     if phase == PHASE_CUT:
-        t = v.cut[v.info[I_CUT_INDEX]] if v.info[I_CUT_INDEX] < v.cut.shape[0] else -1
-        if t >= 0 and (IS_WILD[t] or IS_RED_THREE[t] or IS_ACE[t]):
-            return A.KEEP
-        return A.LEAVE
+        return cut_choice(v)
     if phase == PHASE_DRAW:
         if mask[A.TAKE_PILE] and pickup_keeps_hand(v):
             return A.TAKE_PILE
@@ -143,19 +116,20 @@ def greedy_row(mask, v, opt, reserve, tn, tw) -> int:
         return greedy_discard(mask, v)
     reserve[:] = 0
     if phase == PHASE_MELD:
-        greedy_options(opt, True)
+        set_options(opt, pairs=2, spare_wilds=1, want_out=1, min_left=0)  # everything it can meld, to go out
         code, aces, left = make_plan(v, opt, reserve, tn, tw)
         if code == PLAN_OK and left == 1:  # the plan goes out (R14)
             a = emit_plan(mask, v, tn, tw, aces, reserve)
             if a >= 0:
                 return a
-    greedy_options(opt, False)
+    # pairs with a wild only to open; wilds kept back
+    set_options(opt, pairs=1, spare_wilds=0, want_out=1, min_left=MIN_LEFT)
     a = plan_and_step(mask, v, opt, reserve, tn, tw)
     if a >= 0:
         return a
     if phase == PHASE_MELD and any_discard(mask):
         return greedy_discard(mask, v)
-    return melding_fallback(mask, v.info[I_PICKUP_GROUP])
+    return melding_fallback(mask, v.info[C.I_PICKUP_GROUP])
 
 
 @njit(cache=True, nogil=True)  # lets an overlapped PPO update run meanwhile
@@ -169,9 +143,6 @@ class GreedyBot(CompiledBot):
     """Simple, fast rule-based player (see the module docstring)."""
 
     name = "greedy"
-
-    def __init__(self, rules: Rules | None = None) -> None:
-        super().__init__(rules)
 
     def act(
         self, obs: np.ndarray, mask: np.ndarray, slots: np.ndarray | None = None, views: View | None = None

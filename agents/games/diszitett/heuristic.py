@@ -32,19 +32,9 @@ import numpy as np
 from numba import njit
 
 from kanaszta_env import Rules
-from kanaszta_env.cards import HEART_ACE, IS_ACE, IS_RED_THREE, IS_WILD, JOKER
-from kanaszta_env.games.diszitett import actions as A
-from kanaszta_env.games.diszitett.compiled import (
-    I_CUT_INDEX,
-    I_FRESH,
-    I_HEART_ACES,
-    I_PHASE,
-    I_PICKUP_GROUP,
-    I_TOP,
-    View,
-    borrow,
-    view_row,
-)
+from kanaszta_env.cards import HEART_ACE, JOKER
+from kanaszta_env.games.diszitett import actions as A, compiled as C
+from kanaszta_env.games.diszitett.compiled import View, borrow, view_row
 
 from .common import (
     PHASE_CUT,
@@ -54,6 +44,7 @@ from .common import (
     PHASE_PICKUP,
     CompiledBot,
     any_discard,
+    cut_choice,
     emit_plan,
     make_plan,
     melding_fallback,
@@ -70,7 +61,7 @@ from .heuristic_params import (
     params_vector,
 )
 from .heuristic_values import card_use, discard_choice, pile_worth, want_out
-from .plan import P_KEEP, P_MIN_LEFT, P_NEW_GROUPS, P_PAIRS, P_SPARE_WILDS, P_WANT_OUT, PLAN_OK
+from .plan import P_MIN_LEFT, PLAN_OK, set_options
 
 __all__ = ["DEFAULT_PARAMS", "PARAM_ORDER", "HeuristicBot", "heuristic_view", "meld_plan", "params_vector"]
 
@@ -78,14 +69,11 @@ __all__ = ["DEFAULT_PARAMS", "PARAM_ORDER", "HeuristicBot", "heuristic_view", "m
 @njit(cache=True)
 def heuristic_view(mask, v, opt, reserve, tn, tw, prm) -> int:
     """The heuristic's action for a row view ``v``."""
-    phase = v.info[I_PHASE]
+    phase = v.info[C.I_PHASE]
     if phase == PHASE_CUT:
-        t = v.cut[v.info[I_CUT_INDEX]] if v.info[I_CUT_INDEX] < v.cut.shape[0] else -1
-        if t >= 0 and (IS_WILD[t] or IS_RED_THREE[t] or IS_ACE[t]):
-            return A.KEEP
-        return A.LEAVE
-    top = v.info[I_TOP]
-    twin_chance = top >= 0 and top != JOKER and v.info[I_FRESH] == 1 and v.hand[top] > 0
+        return cut_choice(v)
+    top = v.info[C.I_TOP]
+    twin_chance = top >= 0 and top != JOKER and v.info[C.I_FRESH] == 1 and v.hand[top] > 0
     if phase == PHASE_DRAW:
         draw_value = prm[H_DRAW_VALUE] + (prm[H_TWIN] if twin_chance else 0.0)
         if mask[A.TAKE_PILE]:
@@ -107,7 +95,7 @@ def heuristic_view(mask, v, opt, reserve, tn, tw, prm) -> int:
     if phase == PHASE_MELD and any_discard(mask):
         return discard_choice(mask, v, prm)
     if phase == PHASE_PICKUP:
-        return melding_fallback(mask, v.info[I_PICKUP_GROUP])
+        return melding_fallback(mask, v.info[C.I_PICKUP_GROUP])
     return melding_fallback(mask, -1)
 
 
@@ -118,29 +106,20 @@ def meld_plan(v: View, prm: np.ndarray, mode: int, opt, reserve, tn, tw) -> tupl
     canasta), 1 never go out, 2 meld without keeping cards back (still not
     going out), 3 go out whenever possible. Returns the planner's ``(code,
     heart aces, cards left)`` and whether the plan goes out."""
-    phase = v.info[I_PHASE]
+    phase = v.info[C.I_PHASE]
     if phase == PHASE_MELD and (mode == 0 or mode == 3):
         reserve[:] = 0
-        opt[P_NEW_GROUPS] = 1
-        opt[P_PAIRS] = 2
-        opt[P_SPARE_WILDS] = 1
-        opt[P_WANT_OUT] = 1
-        opt[P_KEEP] = 0
-        opt[P_MIN_LEFT] = 0
+        set_options(opt, pairs=2, spare_wilds=1, want_out=1, min_left=0)
         code, aces, left = make_plan(v, opt, reserve, tn, tw)
         if code == PLAN_OK and left == 1 and (mode == 3 or want_out(v, prm, tn, tw)):
             return code, aces, left, True
     reserve[:] = 0
-    top = v.info[I_TOP]
-    if phase == PHASE_MELD and top >= 0 and top != JOKER and v.info[I_FRESH] == 1 and v.hand[top] > 0:
+    top = v.info[C.I_TOP]
+    if phase == PHASE_MELD and top >= 0 and top != JOKER and v.info[C.I_FRESH] == 1 and v.hand[top] > 0:
         reserve[top] = 1  # keep the twin to discard (R6)
-    opt[P_NEW_GROUPS] = 1
-    opt[P_PAIRS] = 1
-    opt[P_SPARE_WILDS] = 0
-    opt[P_WANT_OUT] = 0
-    opt[P_KEEP] = 0
-    opt[P_MIN_LEFT] = int(prm[H_MIN_LEFT]) if phase == PHASE_MELD and mode != 2 else 2
-    if v.opened[0] == 0 and v.info[I_HEART_ACES] == 1 and v.hand[HEART_ACE] > 0 and prm[H_ACE_OPENS] > 0:
+    keep = int(prm[H_MIN_LEFT]) if phase == PHASE_MELD and mode != 2 else 2
+    set_options(opt, pairs=1, spare_wilds=0, want_out=0, min_left=keep)
+    if v.opened[0] == 0 and v.info[C.I_HEART_ACES] == 1 and v.hand[HEART_ACE] > 0 and prm[H_ACE_OPENS] > 0:
         opt[P_MIN_LEFT] = 2  # open now: a separate heart ace is worth 500 (R10.6)
     code, aces, left = make_plan(v, opt, reserve, tn, tw)
     return code, aces, left, False

@@ -15,7 +15,6 @@ H_TWIN = 5  # worth of a twin
 H_FREEZE_PILE = 6  # pile size from which a black three is discarded to freeze it
 H_MODE = 7  # melding mode of meld_plan (0 = the heuristic's own choice; used by the search)
 H_ACE_OPENS = 8  # open as soon as possible when holding a heart ace (1) or not (0)
-H_SIZE = 9
 
 DEFAULT_PARAMS = {
     "min_left": 10.0,

@@ -20,16 +20,11 @@ from kanaszta_env.cards import (
     NUM_TYPES,
     TYPE_GROUP,
 )
-from kanaszta_env.games.diszitett import actions as A
+from kanaszta_env.games.diszitett import actions as A, compiled as C
 from kanaszta_env.games.diszitett.compiled import (
     CANASTA_BASE,
     CANASTA_SIZE,
     FREE_WAITING,
-    I_FRESH,
-    I_HEART_ACES,
-    I_PILE_N,
-    I_STOCK_N,
-    I_TOP,
     View,
     group_card_value,
     hand_base,
@@ -111,7 +106,7 @@ def pile_worth(v: View, extra: int, card_worth: float) -> float:
             wilds += v.pile[t]
         elif IS_BLACK_THREE[t]:
             threes += v.pile[t]
-    return card_worth * (v.info[I_PILE_N] + extra) + 40.0 * wilds - 60.0 * threes
+    return card_worth * (v.info[C.I_PILE_N] + extra) + 40.0 * wilds - 60.0 * threes
 
 
 @njit(cache=True)
@@ -119,7 +114,7 @@ def keep_value(v: View, t: int) -> float:
     """How much card type ``t`` is worth keeping in hand."""
     if IS_WILD[t]:
         return 200.0 + 2.0 * _VALUE[t]
-    if t == HEART_ACE and v.info[I_HEART_ACES] == 1:
+    if t == HEART_ACE and v.info[C.I_HEART_ACES] == 1:
         return 2000.0
     if IS_BLACK_THREE[t]:
         return -50.0
@@ -141,7 +136,7 @@ def keep_value(v: View, t: int) -> float:
 @njit(cache=True)
 def card_use(v: View, t: int) -> float:
     """Worth of getting card ``t`` into the hand (free pickup, cut)."""
-    if t == HEART_ACE and v.info[I_HEART_ACES] == 1:
+    if t == HEART_ACE and v.info[C.I_HEART_ACES] == 1:
         return 600.0
     if IS_WILD[t]:
         return 120.0
@@ -161,11 +156,11 @@ def card_use(v: View, t: int) -> float:
 def discard_costs(mask: np.ndarray, v: View, prm: np.ndarray, out: np.ndarray) -> None:
     """Cost of each legal discard (53 types; +inf where illegal): keep value
     plus feeding risk minus the twin bonus. The cheapest is discarded."""
-    top = v.info[I_TOP]
-    fresh = v.info[I_FRESH] == 1
+    top = v.info[C.I_TOP]
+    fresh = v.info[C.I_FRESH] == 1
     waiting = v.free[1] == FREE_WAITING
     worth = pile_worth(v, 1, prm[H_PILE_CARD])
-    big_pile = v.info[I_PILE_N] >= prm[H_FREEZE_PILE]
+    big_pile = v.info[C.I_PILE_N] >= prm[H_FREEZE_PILE]
     for t in range(NUM_TYPES):
         out[t] = np.inf
         if not mask[A.DISCARD0 + t]:
@@ -199,7 +194,7 @@ def discard_choice(mask: np.ndarray, v: View, prm: np.ndarray) -> int:
 @njit(cache=True)
 def card_use_for_next(v: View, t: int) -> float:
     """Worth of card ``t`` to the next player as his free pickup."""
-    if t == HEART_ACE and v.info[I_HEART_ACES] == 1:
+    if t == HEART_ACE and v.info[C.I_HEART_ACES] == 1:
         return 600.0
     g = TYPE_GROUP[t]
     his = v.groups[1, g, 0] + v.groups[1, g, 1] + v.groups[1, g, 2] + v.groups[1, g, 3]
@@ -236,6 +231,6 @@ def want_out(v: View, prm: np.ndarray, tn: np.ndarray, tw: np.ndarray) -> bool:
     his = table_score(v, 1) - 12 * v.hand_size[1]
     if v.hand_size[1] <= 3:
         return True  # he is close to going out himself
-    if v.info[I_STOCK_N] <= 6:
+    if v.info[C.I_STOCK_N] <= 6:
         return True
     return mine - his >= prm[H_OUT_MARGIN]

@@ -55,6 +55,17 @@ _NO_HOME = -2
 
 
 @njit(cache=True)
+def set_options(opt: np.ndarray, pairs: int, spare_wilds: int, want_out: int, min_left: int) -> None:
+    """Planner options: new groups always, no ``P_KEEP``, the rest as given."""
+    opt[P_NEW_GROUPS] = 1
+    opt[P_PAIRS] = pairs
+    opt[P_SPARE_WILDS] = spare_wilds
+    opt[P_WANT_OUT] = want_out
+    opt[P_KEEP] = 0
+    opt[P_MIN_LEFT] = min_left
+
+
+@njit(cache=True)
 def plan_melds(
     hand: np.ndarray,
     groups: np.ndarray,

@@ -53,11 +53,6 @@ class PlayerScore:
     recorded: int
     hand: list[str]  # the cards left in hand
 
-    @property
-    def tax(self) -> int:
-        """What the R17 tax took (0 when untaxed)."""
-        return self.raw - self.recorded
-
 
 def score_items(games: GameBatch, out_bonus: dict[int, tuple[str, int]]) -> list[PlayerScore]:
     """The R16 scoring of every player of game 0 at the end of the hand, item by

@@ -25,12 +25,9 @@ from numba import njit
 
 from kanaszta_env import Rules
 from kanaszta_env.cards import NUM_TYPES
-from kanaszta_env.games.diszitett import actions as A
+from kanaszta_env.games.diszitett import actions as A, compiled as C
 from kanaszta_env.games.diszitett.compiled import (
     HAND_PENALTY,
-    I_CHANGED,
-    I_LIFTED,
-    I_PHASE,
     apply_action,
     borrow,
     fill_view,
@@ -166,7 +163,7 @@ def row_candidates(vi, mask, prm, mode, search_modes, max_discards, opt, reserve
     pm[H_MODE] = max(mode, 0)
     a = heuristic_view(mask, vi, opt, reserve, tn, tw, pm)
     out[0] = a
-    phase = vi.info[I_PHASE]
+    phase = vi.info[C.I_PHASE]
     if phase == PHASE_DRAW:
         k = 1
         for x in (A.DRAW, A.TAKE_FREE, A.TAKE_PILE):
@@ -178,8 +175,8 @@ def row_candidates(vi, mask, prm, mode, search_modes, max_discards, opt, reserve
         phase == PHASE_MELD
         and search_modes
         and mode < 0
-        and vi.info[I_CHANGED] == 0
-        and vi.info[I_LIFTED] < 0
+        and vi.info[C.I_CHANGED] == 0
+        and vi.info[C.I_LIFTED] < 0
     ):
         k = _mode_candidates(vi, prm, opt, reserve, tn, tw, out)
         if k > 1:

@@ -33,16 +33,7 @@ import numpy as np
 
 from kanaszta_env import Rules
 from kanaszta_env.cards import JOKER, NUM_TYPES
-from kanaszta_env.games.turkish.actions import (
-    ADD0,
-    DISCARD0,
-    DRAW,
-    NEW0,
-    NEW_TYPES,
-    NUM_ACTIONS,
-    TAKE_PILE,
-    WITHDRAW,
-)
+from kanaszta_env.games.turkish import actions as A
 from kanaszta_env.games.turkish.observation import OPENING_SCALE
 from kanaszta_env.games.turkish.scoring import meld_status
 from kanaszta_env.observation import split
@@ -55,12 +46,12 @@ _VALUE = np.array(TURKISH.card_value, dtype=np.float64)
 _RANK_TWO = 1
 _IS_WILD = np.array([t == JOKER or t // 4 == _RANK_TWO for t in range(NUM_TYPES)])
 _NATURALS_FIRST = [t for t in range(NUM_TYPES) if not _IS_WILD[t]] + list(np.flatnonzero(_IS_WILD))
-_NEW_ACTION = {t: NEW0 + i for i, t in enumerate(NEW_TYPES)}
+_NEW_ACTION = {t: A.NEW0 + i for i, t in enumerate(A.NEW_TYPES)}
 _CANASTA = TURKISH.canasta_size
 
 
 def _add(k: int, t: int) -> int:
-    return ADD0 + k * NUM_TYPES + t
+    return A.ADD0 + k * NUM_TYPES + t
 
 
 def hand_melds(hand: np.ndarray) -> list[list[int]]:
@@ -120,9 +111,9 @@ class TurkishBot(Agent):
 
     def act(self, obs: np.ndarray, mask: np.ndarray, slots: np.ndarray | None = None) -> np.ndarray:
         mask = np.asarray(mask, dtype=np.bool_)
-        if mask.ndim != 2 or mask.shape[1] != NUM_ACTIONS:
+        if mask.ndim != 2 or mask.shape[1] != A.NUM_ACTIONS:
             raise ValueError(
-                f"{self.name} expects Turkish kanasta masks of {NUM_ACTIONS} actions, got {mask.shape}"
+                f"{self.name} expects Turkish kanasta masks of {A.NUM_ACTIONS} actions, got {mask.shape}"
             )
         pieces = split(np.asarray(obs, dtype=np.float32), self.rules)
         return np.array([self._choose(pieces, i, mask[i]) for i in range(mask.shape[0])], dtype=np.int64)
@@ -135,24 +126,24 @@ class TurkishBot(Agent):
             # empty one: waiting for two cards lost 580.5 points per hand [528.9, 632.2] to
             # this rule (1,000 hands). Taking any one card instead stalls four such players,
             # who pass one card round until the turn limit.
-            if not legal[TAKE_PILE] or not legal[DRAW]:
-                return TAKE_PILE if legal[TAKE_PILE] else DRAW
+            if not legal[A.TAKE_PILE] or not legal[A.DRAW]:
+                return A.TAKE_PILE if legal[A.TAKE_PILE] else A.DRAW
             if p["pile_contents"][i].sum() * 2 >= 1.5:
-                return TAKE_PILE
+                return A.TAKE_PILE
             top = int(np.argmax(p["pile_top"][i]))
             with_top = np.rint(p["hand"][i] * 2).astype(np.int64)
             with_top[top] += 1
-            return TAKE_PILE if keep_value(with_top, top) > 0 else DRAW
+            return A.TAKE_PILE if keep_value(with_top, top) > 0 else A.DRAW
         hand = np.rint(p["hand"][i] * 2).astype(np.int64)
         if phase == 1:
             action = self._meld_action(p, i, hand, legal)
             if action is not None:
                 return action
-        discards = [t for t in range(NUM_TYPES) if legal[DISCARD0 + t]]
+        discards = [t for t in range(NUM_TYPES) if legal[A.DISCARD0 + t]]
         if discards:
-            return DISCARD0 + self._discard(p, i, hand, discards)
-        if legal[WITHDRAW]:
-            return WITHDRAW
+            return A.DISCARD0 + self._discard(p, i, hand, discards)
+        if legal[A.WITHDRAW]:
+            return A.WITHDRAW
         return int(np.flatnonzero(legal)[0])
 
     def _meld_action(
@@ -220,7 +211,7 @@ class TurkishBot(Agent):
             score = 4.0 * status.legal + 2.0 * (ranks == {t // 4}) + (0.0 if _IS_WILD[t] else 1.0)
             if score > best_score:
                 best, best_score = _add(k, t), score
-        return best if best is not None else WITHDRAW
+        return best if best is not None else A.WITHDRAW
 
     def _lay_off(
         self, meld: np.ndarray, k: int, hand: np.ndarray, legal: np.ndarray, few: bool

@@ -78,15 +78,3 @@ def turkish_pieces(piece: type) -> tuple:
         piece("pile_contents", (53,), f"the discard pile's cards (all discarded face up): {_CARDS}"),
         piece("withdrawable", (1,), "cards laid since the turn's checkpoint can be taken back (T9.6)"),
     )
-
-
-class _Size:
-    """A stand-in for ``encoding.Piece`` that only counts slots."""
-
-    def __init__(self, name: str, shape: tuple[int, ...], meaning: str, low: float = 0.0) -> None:
-        self.size = 1
-        for d in shape:
-            self.size *= d
-
-
-OBSERVATION_SIZE = sum(p.size for p in turkish_pieces(_Size))

@@ -14,6 +14,7 @@ from ....rules_classic import (
     CC_TABLE_OPENING,
 )
 from .. import actions as A
+from . import tables as T
 from .conditions import pickup_complete
 from .deal import begin_turn, draw_one, reset_game
 from .melds import first_unlocked, has_canasta, size, slot_of
@@ -31,17 +32,6 @@ from .state import (
     PHASE_DISCARD,
     PHASE_MELD,
     PHASE_PICKUP,
-)
-from .tables import (
-    BLACK_MELD,
-    BLACK_TYPES,
-    GROUP_OF,
-    GROUP_TYPES,
-    IS_RED,
-    JOKER_TYPE,
-    KIND_OF,
-    TWO_TYPES,
-    WILD_MELD,
 )
 
 __all__ = ["apply_action", "episode_truncated", "reset_game"]
@@ -71,7 +61,7 @@ def _finish_pickup(s, cfg, b: int, p: int) -> None:
     locked = cfg[CC_PILE_SAME_TURN] == 0
     for i in range(n):
         t = s.pile[b, i]
-        if IS_RED[t]:
+        if T.IS_RED[t]:
             s.red_threes[b, side] += 1
             continue
         s.hand[b, p, t] += 1
@@ -101,9 +91,9 @@ def _take_pile(s, cfg, b: int, p: int) -> None:
     s.pile_len[b] = n - 1
     s.pickup_rest[b] = n - 1
     grp = s.groups[b, s.side_of[b, p]]
-    g = GROUP_OF[top]
+    g = T.GROUP_OF[top]
     for k in range(4):
-        if GROUP_TYPES[g, k] == top:
+        if T.GROUP_TYPES[g, k] == top:
             grp[g, k] += 1
     s.phase[b] = PHASE_PICKUP
     if pickup_complete(s, cfg, b, p):
@@ -119,7 +109,7 @@ def _draw(s, cfg, b: int, p: int, rewards) -> None:
         if t < 0:  # a replacement could not be drawn: the hand ends (C4.5)
             end_hand(s, cfg, b, END_EXHAUSTED, rewards)
             return
-        if not IS_RED[t]:
+        if not T.IS_RED[t]:
             break
         if cfg[CC_RED_REPLACED] == 1:
             continue
@@ -194,7 +184,7 @@ def apply_action(s, cfg, b: int, a: int, rewards) -> None:
             s.known[b, p, t] = s.hand[b, p, t]
         s.pile[b, s.pile_len[b]] = t
         s.pile_len[b] += 1
-        if KIND_OF[t] >= 12:
+        if T.KIND_OF[t] >= 12:
             s.pile_wilds[b] += 1
         if hand_size(s.hand[b, p]) == 0:
             _go_out(s, cfg, b, p, OUT_DISCARD, rewards)
@@ -207,7 +197,7 @@ def apply_action(s, cfg, b: int, a: int, rewards) -> None:
 @njit(cache=True)
 def _discard_type(hand, kind: int) -> int:
     for t in range(hand.shape[0]):
-        if hand[t] > 0 and KIND_OF[t] == kind:
+        if hand[t] > 0 and T.KIND_OF[t] == kind:
             return t
     return -1
 
@@ -216,17 +206,17 @@ def _discard_type(hand, kind: int) -> int:
 def _meld(s, cfg, b: int, p: int, a: int, rewards) -> None:
     hand = s.hand[b, p]
     if a == A.BLACK_THREE:
-        g, t = BLACK_MELD, first_unlocked(hand, s.pile_locked[b], BLACK_TYPES)
+        g, t = T.BLACK_MELD, first_unlocked(hand, s.pile_locked[b], T.BLACK_TYPES)
     elif a == A.TWO_TO_WILD or a == A.JOKER_TO_WILD:
-        g = WILD_MELD
-        t = JOKER_TYPE if a == A.JOKER_TO_WILD else first_unlocked(hand, s.pile_locked[b], TWO_TYPES)
+        g = T.WILD_MELD
+        t = T.JOKER_TYPE if a == A.JOKER_TO_WILD else first_unlocked(hand, s.pile_locked[b], T.TWO_TYPES)
     elif a >= A.JOKER0:
-        g, t = a - A.JOKER0, JOKER_TYPE
+        g, t = a - A.JOKER0, T.JOKER_TYPE
     elif a >= A.TWO0:
-        g, t = a - A.TWO0, first_unlocked(hand, s.pile_locked[b], TWO_TYPES)
+        g, t = a - A.TWO0, first_unlocked(hand, s.pile_locked[b], T.TWO_TYPES)
     else:
         g = a - A.MELD0
-        t = first_unlocked(hand, s.pile_locked[b], GROUP_TYPES[g])
+        t = first_unlocked(hand, s.pile_locked[b], T.GROUP_TYPES[g])
     _lay(s, b, p, g, t)
     s.changed[b] = 1
     if s.phase[b] == PHASE_PICKUP:

@@ -6,25 +6,12 @@ from __future__ import annotations
 from numba import njit
 
 from ....core.common import hand_size
-from ....rules_classic import (
-    CC_BLACK_MELD,
-    CC_WILD_CANASTAS,
-)
+from ....rules_classic import CC_BLACK_MELD, CC_WILD_CANASTAS
 from .. import actions as A
+from . import tables as T
 from .conditions import _pickup_ok_after, can_finish, opening_done, rest_to_hand
 from .melds import all_valid, first_unlocked, hand_naturals, has_canasta, naturals, slot_of, wild_fits
 from .state import ASKED_NO, PHASE_MELD, PHASE_PICKUP
-from .tables import (
-    BLACK_MELD,
-    BLACK_TYPES,
-    GROUP_OF,
-    GROUP_TYPES,
-    JOKER_TYPE,
-    KIND_OF,
-    NUM_NATURAL,
-    TWO_TYPES,
-    WILD_MELD,
-)
 
 
 @njit(cache=True)
@@ -53,7 +40,7 @@ def _meld_row(s, cfg, b: int, p: int, phase: int, row) -> int:
         s.opened[b, side],
         s.asked[b],
         s.start_groups[b],
-        GROUP_OF[card] if card >= 0 else -1,
+        T.GROUP_OF[card] if card >= 0 else -1,
         rest_to_hand(s.pile[b], s.pickup_rest[b]),
         s.pile_wilds[b],
         row,
@@ -119,13 +106,13 @@ def _meld_row_checked(
     cards under it, ``start``: the side's melds when the turn began). Reads arrays only,
     not the state tuple (core/borrow.py)."""
     count = 0
-    t2 = first_unlocked(own, locked, TWO_TYPES)
-    joker = own[JOKER_TYPE] > locked[JOKER_TYPE]
+    t2 = first_unlocked(own, locked, T.TWO_TYPES)
+    jk = T.JOKER_TYPE if own[T.JOKER_TYPE] > locked[T.JOKER_TYPE] else -1
     pickup = phase == PHASE_PICKUP
-    for g in range(NUM_NATURAL):
+    for g in range(T.NUM_NATURAL):
         if pickup and opened != 0 and g != pg:
             continue  # an opened side's pickup lays only on the top card's meld (_pickup_ok_after)
-        t = first_unlocked(own, locked, GROUP_TYPES[g])
+        t = first_unlocked(own, locked, T.GROUP_TYPES[g])
         if pickup and opened == 0 and t >= 0 and naturals(grp, g) + hand_naturals(own, g) == 1:
             t = -1  # a lone natural can never make meld g valid: opening_reachable says no
         if t >= 0 and _meld_ok_arrays(
@@ -140,61 +127,19 @@ def _meld_row_checked(
         ):
             row[A.TWO0 + g] = True
             count += 1
-        if joker and _meld_ok_arrays(
-            cfg,
-            totals,
-            b,
-            p,
-            phase,
-            g,
-            JOKER_TYPE,
-            grp,
-            own,
-            opened,
-            asked,
-            start,
-            pg,
-            rest,
-            pile_wilds,
+        if jk >= 0 and _meld_ok_arrays(
+            cfg, totals, b, p, phase, g, jk, grp, own, opened, asked, start, pg, rest, pile_wilds
         ):
             row[A.JOKER0 + g] = True
             count += 1
-    if cfg[CC_WILD_CANASTAS] == 1 and wild_fits(grp, WILD_MELD) and (phase == PHASE_MELD or opened == 0):
+    if cfg[CC_WILD_CANASTAS] == 1 and wild_fits(grp, T.WILD_MELD) and (phase == PHASE_MELD or opened == 0):
         if t2 >= 0 and _meld_ok_arrays(
-            cfg,
-            totals,
-            b,
-            p,
-            phase,
-            WILD_MELD,
-            t2,
-            grp,
-            own,
-            opened,
-            asked,
-            start,
-            pg,
-            rest,
-            pile_wilds,
+            cfg, totals, b, p, phase, T.WILD_MELD, t2, grp, own, opened, asked, start, pg, rest, pile_wilds
         ):
             row[A.TWO_TO_WILD] = True
             count += 1
-        if joker and _meld_ok_arrays(
-            cfg,
-            totals,
-            b,
-            p,
-            phase,
-            WILD_MELD,
-            JOKER_TYPE,
-            grp,
-            own,
-            opened,
-            asked,
-            start,
-            pg,
-            rest,
-            pile_wilds,
+        if jk >= 0 and _meld_ok_arrays(
+            cfg, totals, b, p, phase, T.WILD_MELD, jk, grp, own, opened, asked, start, pg, rest, pile_wilds
         ):
             row[A.JOKER_TO_WILD] = True
             count += 1
@@ -209,11 +154,11 @@ def _meld_row_quick(cfg, grp, own, locked, asked: int, row, total: int, canasta:
     ``canasta``: whether the side has one. Reads arrays only, not the state tuple
     (core/borrow.py)."""
     count = 0
-    t2 = first_unlocked(own, locked, TWO_TYPES)
-    joker = own[JOKER_TYPE] > locked[JOKER_TYPE]
+    t2 = first_unlocked(own, locked, T.TWO_TYPES)
+    joker = own[T.JOKER_TYPE] > locked[T.JOKER_TYPE]
     wild = t2 >= 0 or joker
-    for g in range(NUM_NATURAL):
-        if first_unlocked(own, locked, GROUP_TYPES[g]) >= 0:
+    for g in range(T.NUM_NATURAL):
+        if first_unlocked(own, locked, T.GROUP_TYPES[g]) >= 0:
             row[A.MELD0 + g] = True
             count += 1
         if not wild or not wild_fits(grp, g):
@@ -224,7 +169,7 @@ def _meld_row_quick(cfg, grp, own, locked, asked: int, row, total: int, canasta:
         if joker:
             row[A.JOKER0 + g] = True
             count += 1
-    if wild and cfg[CC_WILD_CANASTAS] == 1 and wild_fits(grp, WILD_MELD):
+    if wild and cfg[CC_WILD_CANASTAS] == 1 and wild_fits(grp, T.WILD_MELD):
         if t2 >= 0:
             row[A.TWO_TO_WILD] = True
             count += 1
@@ -232,13 +177,13 @@ def _meld_row_quick(cfg, grp, own, locked, asked: int, row, total: int, canasta:
             row[A.JOKER_TO_WILD] = True
             count += 1
     if cfg[CC_BLACK_MELD] == 1:
-        black = own[BLACK_TYPES[0]] + own[BLACK_TYPES[1]]
+        black = own[T.BLACK_TYPES[0]] + own[T.BLACK_TYPES[1]]
         if (
             black > 0
             and canasta
             and asked != ASKED_NO
             and total - black <= 1
-            and black + naturals(grp, BLACK_MELD) >= 3
+            and black + naturals(grp, T.BLACK_MELD) >= 3
         ):
             row[A.BLACK_THREE] = True
             count += 1
@@ -249,16 +194,16 @@ def _meld_row_quick(cfg, grp, own, locked, asked: int, row, total: int, canasta:
 def _black_three_ok(s, cfg, b: int, p: int, grp, own) -> bool:
     """pl C10.2: black threes are melded only as the last step before going out; melding
     the last card is going out (C12.1), which needs every meld legal and the opening made."""
-    black = own[BLACK_TYPES[0]] + own[BLACK_TYPES[1]]
+    black = own[T.BLACK_TYPES[0]] + own[T.BLACK_TYPES[1]]
     if black == 0 or not has_canasta(grp) or s.asked[b] == ASKED_NO:
         return False
     others = hand_size(own) - black
-    if others > 1 or black + naturals(grp, BLACK_MELD) < 3:
+    if others > 1 or black + naturals(grp, T.BLACK_MELD) < 3:
         return False
     if others + black > 1:
         return True
     work = grp.copy()
-    work[BLACK_MELD, 0] += 1  # the slot does not matter to the checks below
+    work[T.BLACK_MELD, 0] += 1  # the slot does not matter to the checks below
     return all_valid(work) and opening_done(s, cfg, b, p, work)
 
 
@@ -270,7 +215,7 @@ def _discard_row(own, total: int, row, final_ok: bool) -> int:
         return 0
     count = 0
     for t in range(own.shape[0]):
-        if own[t] > 0 and KIND_OF[t] >= 0 and not row[A.DISCARD0 + KIND_OF[t]]:
-            row[A.DISCARD0 + KIND_OF[t]] = True
+        if own[t] > 0 and T.KIND_OF[t] >= 0 and not row[A.DISCARD0 + T.KIND_OF[t]]:
+            row[A.DISCARD0 + T.KIND_OF[t]] = True
             count += 1
     return count

@@ -6,35 +6,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .tables import (
-    BLACK_MELD,
-    BLACK_TYPES,
-    CANASTA,
-    CANASTA_BONUS,
-    GROUP_TYPES,
-    JOKER_SLOT,
-    JOKER_TYPE,
-    KIND_MIXED,
-    KIND_NATURAL,
-    KIND_NONE,
-    KIND_WILD_JOKER,
-    KIND_WILD_TWOS,
-    MAX_WILD_MELD,
-    MAX_WILDS,
-    MIN_MELD,
-    NUM_MELDS,
-    NUM_NATURAL,
-    SLOT_VALUE,
-    SLOTS,
-    TWO_SLOT0,
-    TWO_TYPES,
-    VALUE,
-    WILD_MELD,
-)
+from . import tables as T
 
-_JOKER_VALUE = VALUE[JOKER_TYPE]
-_TWO_VALUE = VALUE[TWO_TYPES[0]]
-_NATURAL_VALUE = np.array([VALUE[GROUP_TYPES[g, 0]] for g in range(NUM_NATURAL)], dtype=np.int32)
+_JOKER_VALUE = T.VALUE[T.JOKER_TYPE]
+_TWO_VALUE = T.VALUE[T.TWO_TYPES[0]]
+_NATURAL_VALUE = np.array([T.VALUE[T.GROUP_TYPES[g, 0]] for g in range(T.NUM_NATURAL)], dtype=np.int32)
 
 
 @njit(cache=True)
@@ -57,17 +33,17 @@ def size(grp, g: int) -> int:
 @njit(cache=True)
 def canasta_kind(grp, g: int) -> int:
     """The canasta kind of meld ``g`` from its composition (C6.1-C6.2), or KIND_NONE."""
-    if g == BLACK_MELD or size(grp, g) < CANASTA:
-        return KIND_NONE
-    if g == WILD_MELD:
-        return KIND_WILD_JOKER if grp[g, JOKER_SLOT] > 0 else KIND_WILD_TWOS
-    return KIND_NATURAL if wilds(grp, g) == 0 else KIND_MIXED
+    if g == T.BLACK_MELD or size(grp, g) < T.CANASTA:
+        return T.KIND_NONE
+    if g == T.WILD_MELD:
+        return T.KIND_WILD_JOKER if grp[g, T.JOKER_SLOT] > 0 else T.KIND_WILD_TWOS
+    return T.KIND_NATURAL if wilds(grp, g) == 0 else T.KIND_MIXED
 
 
 @njit(cache=True)
 def has_canasta(grp) -> bool:
-    for g in range(NUM_MELDS - 1):
-        if size(grp, g) >= CANASTA:
+    for g in range(T.NUM_MELDS - 1):
+        if size(grp, g) >= T.CANASTA:
             return True
     return False
 
@@ -75,9 +51,9 @@ def has_canasta(grp) -> bool:
 @njit(cache=True)
 def all_valid(grp) -> bool:
     """Every meld empty or of at least three cards (C5.1; the wild limit holds on every add)."""
-    for g in range(NUM_MELDS):
+    for g in range(T.NUM_MELDS):
         n = size(grp, g)
-        if 0 < n < MIN_MELD:
+        if 0 < n < T.MIN_MELD:
             return False
     return True
 
@@ -87,11 +63,11 @@ def canasta_and_valid(grp) -> tuple[bool, bool]:
     """:func:`has_canasta` and :func:`all_valid` in one pass over the melds."""
     canasta = False
     valid = True
-    for g in range(NUM_MELDS):
+    for g in range(T.NUM_MELDS):
         n = size(grp, g)
-        if 0 < n < MIN_MELD:
+        if 0 < n < T.MIN_MELD:
             valid = False
-        if n >= CANASTA and g < NUM_MELDS - 1:
+        if n >= T.CANASTA and g < T.NUM_MELDS - 1:
             canasta = True
     return canasta, valid
 
@@ -99,34 +75,34 @@ def canasta_and_valid(grp) -> tuple[bool, bool]:
 @njit(cache=True)
 def wild_fits(grp, g: int) -> bool:
     """Whether one more wild may go onto meld ``g`` (C5.2, C5.6)."""
-    if g == WILD_MELD:
-        return size(grp, g) < MAX_WILD_MELD
+    if g == T.WILD_MELD:
+        return size(grp, g) < T.MAX_WILD_MELD
     w = wilds(grp, g)
-    return w < MAX_WILDS and w < naturals(grp, g)
+    return w < T.MAX_WILDS and w < naturals(grp, g)
 
 
 @njit(cache=True)
 def melded_value(grp) -> int:
     """Card values of every melded card (C13.2)."""
     v = 0
-    for g in range(NUM_MELDS):
-        for k in range(SLOTS):  # a constant bound: the loop unrolls
-            v += grp[g, k] * SLOT_VALUE[g, k]
+    for g in range(T.NUM_MELDS):
+        for k in range(T.SLOTS):  # a constant bound: the loop unrolls
+            v += grp[g, k] * T.SLOT_VALUE[g, k]
     return v
 
 
 @njit(cache=True)
 def canasta_bonuses(grp) -> int:
     v = 0
-    for g in range(NUM_MELDS - 1):  # canasta_kind, each meld's counts summed once
+    for g in range(T.NUM_MELDS - 1):  # canasta_kind, each meld's counts summed once
         w = wilds(grp, g)
-        kind = KIND_NONE
-        if naturals(grp, g) + w >= CANASTA:
-            if g == WILD_MELD:
-                kind = KIND_WILD_JOKER if grp[g, JOKER_SLOT] > 0 else KIND_WILD_TWOS
+        kind = T.KIND_NONE
+        if naturals(grp, g) + w >= T.CANASTA:
+            if g == T.WILD_MELD:
+                kind = T.KIND_WILD_JOKER if grp[g, T.JOKER_SLOT] > 0 else T.KIND_WILD_TWOS
             else:
-                kind = KIND_NATURAL if w == 0 else KIND_MIXED
-        v += CANASTA_BONUS[kind]
+                kind = T.KIND_NATURAL if w == 0 else T.KIND_MIXED
+        v += T.CANASTA_BONUS[kind]
     return v
 
 
@@ -159,12 +135,12 @@ def opening_reachable(
     (sk) is tried at each size. Without a binding budget every meld takes all or none of the
     hand's naturals of its rank (more naturals never hurt), so the card axis is dropped.
     """
-    jokers = hand[JOKER_TYPE]
-    twos = hand[TWO_TYPES[0]] + hand[TWO_TYPES[1]] + hand[TWO_TYPES[2]] + hand[TWO_TYPES[3]]
+    jokers = hand[T.JOKER_TYPE]
+    twos = hand[T.TWO_TYPES[0]] + hand[T.TWO_TYPES[1]] + hand[T.TWO_TYPES[2]] + hand[T.TWO_TYPES[3]]
     total = jokers + twos
-    for g in range(NUM_NATURAL):
+    for g in range(T.NUM_NATURAL):
         for s in range(4):
-            total += hand[GROUP_TYPES[g, s]]
+            total += hand[T.GROUP_TYPES[g, s]]
     free = budget >= total
     wmax = jokers + twos
     if free:
@@ -174,14 +150,14 @@ def opening_reachable(
     dp = np.full((wmax + 1, cmax + 1), neg, dtype=np.int64)
     dp[0, 0] = 0
     nxt = np.empty_like(dp)  # the two rows of the programme, swapped per meld
-    for g in range(NUM_NATURAL):
+    for g in range(T.NUM_NATURAL):
         n0 = naturals(grp, g)
         w0 = wilds(grp, g)
         h = (
-            hand[GROUP_TYPES[g, 0]]
-            + hand[GROUP_TYPES[g, 1]]
-            + hand[GROUP_TYPES[g, 2]]
-            + hand[GROUP_TYPES[g, 3]]
+            hand[T.GROUP_TYPES[g, 0]]
+            + hand[T.GROUP_TYPES[g, 1]]
+            + hand[T.GROUP_TYPES[g, 2]]
+            + hand[T.GROUP_TYPES[g, 3]]
         )
         if n0 + w0 + h == 0 and g != pair_group:
             continue  # an empty meld and none of its rank in hand: it stays empty, gaining nothing
@@ -189,10 +165,10 @@ def opening_reachable(
         for x in range(h + 1):
             if free and 0 < x < h:
                 continue
-            for y in range(MAX_WILDS - w0 + 1):
+            for y in range(T.MAX_WILDS - w0 + 1):
                 n = n0 + x
                 w = w0 + y
-                if n + w > 0 and (n + w < MIN_MELD or w > n or w > MAX_WILDS):
+                if n + w > 0 and (n + w < T.MIN_MELD or w > n or w > T.MAX_WILDS):
                     continue
                 if g == pair_group and n < 3:
                     continue
@@ -204,15 +180,15 @@ def opening_reachable(
                             nxt[u + y, c + used] = dp[u, c] + gain
         dp, nxt = nxt, dp
     base = opening_value(grp, count_bonus)
-    w0 = wilds(grp, WILD_MELD)
-    for k in range(0, MAX_WILD_MELD + 1):
-        if k < w0 or (0 < k < MIN_MELD) or (k > 0 and not wild_melds) or (k == 0 and w0 > 0):
+    w0 = wilds(grp, T.WILD_MELD)
+    for k in range(0, T.MAX_WILD_MELD + 1):
+        if k < w0 or (0 < k < T.MIN_MELD) or (k > 0 and not wild_melds) or (k == 0 and w0 > 0):
             continue
         extra = k - w0
         bonus = 0
-        if count_bonus and k == MAX_WILD_MELD and w0 < MAX_WILD_MELD:
-            has_joker = grp[WILD_MELD, JOKER_SLOT] > 0 or jokers > 0
-            bonus = CANASTA_BONUS[KIND_WILD_JOKER if has_joker else KIND_WILD_TWOS]
+        if count_bonus and k == T.MAX_WILD_MELD and w0 < T.MAX_WILD_MELD:
+            has_joker = grp[T.WILD_MELD, T.JOKER_SLOT] > 0 or jokers > 0
+            bonus = T.CANASTA_BONUS[T.KIND_WILD_JOKER if has_joker else T.KIND_WILD_TWOS]
         for u in range(wmax + 1 - extra):
             for c in range(cmax + 1):
                 if dp[u, c] == neg or (not free and c + extra > budget):
@@ -228,12 +204,12 @@ def _gain(g: int, x: int, n0: int, w0: int, n: int, w: int, count_bonus: bool) -
     and ``w0`` wilds before, ``n`` and ``w`` after) add to the opening value, wilds' own
     values apart; with ``count_bonus`` the change of its canasta bonus too."""
     gain = x * _NATURAL_VALUE[g]
-    if count_bonus and n + w >= CANASTA:
-        gain += CANASTA_BONUS[KIND_NATURAL if w == 0 else KIND_MIXED]
-        if w0 == 0 and n0 + w0 >= CANASTA:  # the bonus already counted in the base
-            gain -= CANASTA_BONUS[KIND_NATURAL]
-        elif n0 + w0 >= CANASTA:
-            gain -= CANASTA_BONUS[KIND_MIXED]
+    if count_bonus and n + w >= T.CANASTA:
+        gain += T.CANASTA_BONUS[T.KIND_NATURAL if w == 0 else T.KIND_MIXED]
+        if w0 == 0 and n0 + w0 >= T.CANASTA:  # the bonus already counted in the base
+            gain -= T.CANASTA_BONUS[T.KIND_NATURAL]
+        elif n0 + w0 >= T.CANASTA:
+            gain -= T.CANASTA_BONUS[T.KIND_MIXED]
     return gain
 
 
@@ -248,7 +224,7 @@ def _reachable_free(grp, need: int, pair_group: int, wild_melds: bool, count_bon
     dp[0] = 0
     nxt = np.empty_like(dp)
     top = 0  # dp[u] == neg for every u > top
-    for g in range(NUM_NATURAL):
+    for g in range(T.NUM_NATURAL):
         n0 = naturals(grp, g)
         w0 = wilds(grp, g)
         h = hand_naturals(hand, g)
@@ -261,9 +237,9 @@ def _reachable_free(grp, need: int, pair_group: int, wild_melds: bool, count_bon
             n = n0 + x
             if g == pair_group and n < 3:
                 continue
-            for y in range(MAX_WILDS - w0 + 1):
+            for y in range(T.MAX_WILDS - w0 + 1):
                 w = w0 + y
-                if n + w > 0 and (n + w < MIN_MELD or w > n or w > MAX_WILDS):
+                if n + w > 0 and (n + w < T.MIN_MELD or w > n or w > T.MAX_WILDS):
                     continue
                 gain = _gain(g, x, n0, w0, n, w, count_bonus)
                 for u in range(min(top, wmax - y) + 1):
@@ -276,15 +252,15 @@ def _reachable_free(grp, need: int, pair_group: int, wild_melds: bool, count_bon
         top = new_top
         dp, nxt = nxt, dp
     base = opening_value(grp, count_bonus)
-    w0 = wilds(grp, WILD_MELD)
-    for k in range(0, MAX_WILD_MELD + 1):
-        if k < w0 or (0 < k < MIN_MELD) or (k > 0 and not wild_melds) or (k == 0 and w0 > 0):
+    w0 = wilds(grp, T.WILD_MELD)
+    for k in range(0, T.MAX_WILD_MELD + 1):
+        if k < w0 or (0 < k < T.MIN_MELD) or (k > 0 and not wild_melds) or (k == 0 and w0 > 0):
             continue
         extra = k - w0
         bonus = 0
-        if count_bonus and k == MAX_WILD_MELD and w0 < MAX_WILD_MELD:
-            has_joker = grp[WILD_MELD, JOKER_SLOT] > 0 or jokers > 0
-            bonus = CANASTA_BONUS[KIND_WILD_JOKER if has_joker else KIND_WILD_TWOS]
+        if count_bonus and k == T.MAX_WILD_MELD and w0 < T.MAX_WILD_MELD:
+            has_joker = grp[T.WILD_MELD, T.JOKER_SLOT] > 0 or jokers > 0
+            bonus = T.CANASTA_BONUS[T.KIND_WILD_JOKER if has_joker else T.KIND_WILD_TWOS]
         for u in range(min(top, wmax - extra) + 1):
             if dp[u] != neg and base + dp[u] + _wild_value(u + extra, jokers) + bonus >= need:
                 return True
@@ -304,15 +280,15 @@ def first_unlocked(hand, locked, types) -> int:
 @njit(cache=True)
 def slot_of(g: int, t: int) -> int:
     """The slot of meld ``g`` that holds a card of type ``t``."""
-    if g == BLACK_MELD:
-        return 0 if t == BLACK_TYPES[0] else 3
-    if t == JOKER_TYPE:
-        return JOKER_SLOT
+    if g == T.BLACK_MELD:
+        return 0 if t == T.BLACK_TYPES[0] else 3
+    if t == T.JOKER_TYPE:
+        return T.JOKER_SLOT
     for k in range(4):
-        if TWO_TYPES[k] == t:
-            return TWO_SLOT0 + k
+        if T.TWO_TYPES[k] == t:
+            return T.TWO_SLOT0 + k
     for k in range(4):
-        if GROUP_TYPES[g, k] == t:
+        if T.GROUP_TYPES[g, k] == t:
             return k
     return -1
 
@@ -320,10 +296,13 @@ def slot_of(g: int, t: int) -> int:
 @njit(cache=True)
 def hand_naturals(hand, g: int) -> int:
     return (
-        hand[GROUP_TYPES[g, 0]] + hand[GROUP_TYPES[g, 1]] + hand[GROUP_TYPES[g, 2]] + hand[GROUP_TYPES[g, 3]]
+        hand[T.GROUP_TYPES[g, 0]]
+        + hand[T.GROUP_TYPES[g, 1]]
+        + hand[T.GROUP_TYPES[g, 2]]
+        + hand[T.GROUP_TYPES[g, 3]]
     )
 
 
 @njit(cache=True)
 def hand_twos(hand) -> int:
-    return hand[TWO_TYPES[0]] + hand[TWO_TYPES[1]] + hand[TWO_TYPES[2]] + hand[TWO_TYPES[3]]
+    return hand[T.TWO_TYPES[0]] + hand[T.TWO_TYPES[1]] + hand[T.TWO_TYPES[2]] + hand[T.TWO_TYPES[3]]

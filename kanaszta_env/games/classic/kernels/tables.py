@@ -53,7 +53,6 @@ SLOT_VALUE[BLACK_MELD, 0] = SLOT_VALUE[BLACK_MELD, 3] = 5
 #: natural rank group of a type (-1 otherwise), and the type classes
 GROUP_OF = TYPE_GROUP
 IS_RED = IS_RED_THREE
-IS_BLACK = IS_BLACK_THREE
 TWO_TYPES = np.array(SMALL_WILDS, dtype=np.int8)
 JOKER_TYPE = JOKER
 #: card types of each natural group by suit

@@ -14,46 +14,8 @@ from __future__ import annotations
 from ....position.codec import Codec
 from .document import to_doc
 from .engine_state import from_games, to_games
-from .parse import (
-    CHECKPOINT_KEYS,
-    OPTIONAL_KEYS,
-    PHASES,
-    PLAYER_OPTIONAL,
-    PLAYER_REQUIRED,
-    REQUIRED_KEYS,
-    RULE_KEYS,
-    SIDE_OPTIONAL,
-    SIDE_REQUIRED,
-    TURN_STATE_KEYS,
-    parse,
-)
+from .parse import parse
 from .validate import check
 
-CLASSIC_VARIANTS = ("pl", "sk")
-
-__all__ = [
-    "CHECKPOINT_KEYS",
-    "CLASSIC_VARIANTS",
-    "OPTIONAL_KEYS",
-    "PHASES",
-    "PLAYER_OPTIONAL",
-    "PLAYER_REQUIRED",
-    "REQUIRED_KEYS",
-    "RULE_KEYS",
-    "SIDE_OPTIONAL",
-    "SIDE_REQUIRED",
-    "TURN_STATE_KEYS",
-    "canonical",
-    "dump",
-    "load",
-]
-
-
 CODEC = Codec(parse, check, to_games, to_doc, from_games)
-checked, load, load_batch, canonical, dump = (
-    CODEC.checked,
-    CODEC.load,
-    CODEC.load_batch,
-    CODEC.canonical,
-    CODEC.dump,
-)
+load, load_batch, canonical, dump = CODEC.load, CODEC.load_batch, CODEC.canonical, CODEC.dump

@@ -15,6 +15,7 @@ from numba import njit
 from ....cards import GROUP_SLOTS, NUM_GROUPS, NUM_TYPES
 from ....core.borrow import borrow
 from ....core.config import CFG_MAX_HANDS, CFG_MAX_TURNS, CFG_PLAYERS, CFG_TARGET
+from . import view as V
 from .observe import (
     DECK,
     HEART_ACES_SCALE,
@@ -40,26 +41,6 @@ from .view import (
     CUT_UNDECIDED,
     HAND_SCORE_SCALE,
     HAND_SIZE_SCALE,
-    I_CHANGED,
-    I_FRESH,
-    I_HAND_NUMBER,
-    I_HEART_ACES,
-    I_LIFTED,
-    I_LIFTED_FROM,
-    I_MOVER,
-    I_NEW_ACES,
-    I_PHASE,
-    I_PICKUP_FROM_HAND,
-    I_PICKUP_GROUP,
-    I_PICKUP_KIND,
-    I_PICKUP_SIZE,
-    I_PILE_N,
-    I_STARTER_OFFSET,
-    I_STOCK_KNOWN,
-    I_STOCK_N,
-    I_TOP,
-    I_TOP_OWNER,
-    I_TURN,
     LAID_KINDS,
     LOCKED_KINDS,
     PICKUP_FROM_HAND_SCALE,
@@ -132,19 +113,19 @@ def _decode_table(obs: np.ndarray, lay: np.ndarray, cfg, v: View) -> None:
 def _decode_turn(obs: np.ndarray, lay: np.ndarray, v: View) -> None:
     """The current turn's fields of a row view from an observation row."""
     info = v.info
-    info[I_PICKUP_KIND] = _one_hot(obs, lay[O_PICKUP_KIND], NUM_PICKUP_KINDS)
-    info[I_PICKUP_GROUP] = _one_hot(obs, lay[O_PICKUP_GROUP], NUM_GROUPS)
-    info[I_PICKUP_FROM_HAND] = _n(obs[lay[O_PICKUP_STATE]], PICKUP_FROM_HAND_SCALE)
-    info[I_PICKUP_SIZE] = _n(obs[lay[O_PICKUP_STATE] + 1], DECK)
-    info[I_LIFTED] = _one_hot(obs, lay[O_LIFTED], NUM_WILD_TYPES)
-    info[I_LIFTED_FROM] = _one_hot(obs, lay[O_LIFTED] + NUM_WILD_TYPES, NUM_GROUPS)
+    info[V.I_PICKUP_KIND] = _one_hot(obs, lay[O_PICKUP_KIND], NUM_PICKUP_KINDS)
+    info[V.I_PICKUP_GROUP] = _one_hot(obs, lay[O_PICKUP_GROUP], NUM_GROUPS)
+    info[V.I_PICKUP_FROM_HAND] = _n(obs[lay[O_PICKUP_STATE]], PICKUP_FROM_HAND_SCALE)
+    info[V.I_PICKUP_SIZE] = _n(obs[lay[O_PICKUP_STATE] + 1], DECK)
+    info[V.I_LIFTED] = _one_hot(obs, lay[O_LIFTED], NUM_WILD_TYPES)
+    info[V.I_LIFTED_FROM] = _one_hot(obs, lay[O_LIFTED] + NUM_WILD_TYPES, NUM_GROUPS)
     for g in range(NUM_GROUPS):
         for j in range(LOCKED_KINDS):
             v.locked[g, j] = _n(obs[lay[O_LOCKED] + LOCKED_KINDS * g + j], WILDS_PUT_SCALE)
         for j in range(LAID_KINDS):
             v.laid[g, j] = _n(obs[lay[O_LAID] + LAID_KINDS * g + j], LAID_SCALES[j])
-    info[I_CHANGED] = _n(obs[lay[O_TURN_STATE]], 1.0)
-    info[I_NEW_ACES] = _n(obs[lay[O_TURN_STATE] + 1], NEW_ACES_SCALE)
+    info[V.I_CHANGED] = _n(obs[lay[O_TURN_STATE]], 1.0)
+    info[V.I_NEW_ACES] = _n(obs[lay[O_TURN_STATE] + 1], NEW_ACES_SCALE)
 
 
 @njit(cache=True)
@@ -153,23 +134,23 @@ def decode_view(obs: np.ndarray, lay: np.ndarray, cfg, v: View) -> None:
     :func:`encode_view`. ``lay`` holds the offsets of :data:`LAYOUT_PIECES`."""
     P = cfg[CFG_PLAYERS]
     info = v.info
-    info[I_PHASE] = _one_hot(obs, lay[O_PHASE], NUM_PHASES)
-    info[I_MOVER] = _one_hot(obs, lay[O_TO_MOVE], P)
-    info[I_STARTER_OFFSET] = _one_hot(obs, lay[O_SEAT_FROM_STARTER], P)
-    info[I_TURN] = _n(obs[lay[O_PROGRESS]], cfg[CFG_MAX_TURNS])
-    info[I_HAND_NUMBER] = _n(obs[lay[O_PROGRESS] + 1], cfg[CFG_MAX_HANDS])
-    info[I_HEART_ACES] = _n(obs[lay[O_PROGRESS] + 2], 1.0)
+    info[V.I_PHASE] = _one_hot(obs, lay[O_PHASE], NUM_PHASES)
+    info[V.I_MOVER] = _one_hot(obs, lay[O_TO_MOVE], P)
+    info[V.I_STARTER_OFFSET] = _one_hot(obs, lay[O_SEAT_FROM_STARTER], P)
+    info[V.I_TURN] = _n(obs[lay[O_PROGRESS]], cfg[CFG_MAX_TURNS])
+    info[V.I_HAND_NUMBER] = _n(obs[lay[O_PROGRESS] + 1], cfg[CFG_MAX_HANDS])
+    info[V.I_HEART_ACES] = _n(obs[lay[O_PROGRESS] + 2], 1.0)
     for t in range(NUM_TYPES):
         v.hand[t] = _n(obs[lay[O_HAND] + t], _COPIES[t])
         v.pile[t] = _n(obs[lay[O_PILE] + t], _COPIES[t])
         v.stock_bottom[t] = _n(obs[lay[O_STOCK_BOTTOM] + t], _COPIES[t])
         v.unknown[t] = _n(obs[lay[O_UNKNOWN] + t], _COPIES[t])
-    info[I_TOP] = _one_hot(obs, lay[O_PILE_TOP], NUM_TYPES)
-    info[I_TOP_OWNER] = _one_hot(obs, lay[O_PILE_TOP_OWNER], P)
-    info[I_PILE_N] = _n(obs[lay[O_PILE_STATE]], DECK)
-    info[I_FRESH] = _n(obs[lay[O_PILE_STATE] + 2], 1.0)
-    info[I_STOCK_N] = _n(obs[lay[O_STOCK_STATE]], DECK)
-    info[I_STOCK_KNOWN] = _n(obs[lay[O_STOCK_STATE] + 1], STOCK_KNOWN_SCALE)
+    info[V.I_TOP] = _one_hot(obs, lay[O_PILE_TOP], NUM_TYPES)
+    info[V.I_TOP_OWNER] = _one_hot(obs, lay[O_PILE_TOP_OWNER], P)
+    info[V.I_PILE_N] = _n(obs[lay[O_PILE_STATE]], DECK)
+    info[V.I_FRESH] = _n(obs[lay[O_PILE_STATE] + 2], 1.0)
+    info[V.I_STOCK_N] = _n(obs[lay[O_STOCK_STATE]], DECK)
+    info[V.I_STOCK_KNOWN] = _n(obs[lay[O_STOCK_STATE] + 1], STOCK_KNOWN_SCALE)
     _decode_table(obs, lay, cfg, v)
     _decode_turn(obs, lay, v)
     for k in range(CUT_CARDS):

@@ -8,19 +8,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ....cards import GROUP_SLOTS, JOKER_SLOT, NATURAL_RANKS, SLOT_TYPE, WILD_GROUP, WILD_SLOT0
-from .tables import (
-    CANASTA_BONUS,
-    CANASTA_SIZE,
-    CARD_VALUE,
-    GROUP_CARD_VALUE,
-    MAX_MIXED_GROUP,
-    MAX_NATURAL_GROUP,
-    MAX_WILD_GROUP,
-    MIN_MELD,
-)
+from ....cards import GROUP_SLOTS, JOKER_SLOT, SLOT_TYPE, WILD_GROUP, WILD_SLOT0
+from . import tables as T
 
-NUM_NATURAL_GROUPS = len(NATURAL_RANKS)
 CANASTA_NONE = 0
 CANASTA_BLACK_WILD = 1
 CANASTA_BLACK = 2
@@ -28,7 +18,7 @@ CANASTA_RED = 3
 CANASTA_RED_WILD = 4
 CANASTA_GOLD = 5
 CANASTA_NAMES = ("", "black wild canasta", "black canasta", "red canasta", "red wild canasta", "gold canasta")
-CANASTA_BASE = CANASTA_BONUS  # R11 base value of each kind
+CANASTA_BASE = T.CANASTA_BONUS  # R11 base value of each kind
 
 
 @njit(cache=True)
@@ -57,24 +47,24 @@ def group_size(grp: np.ndarray) -> int:
 def max_wilds(n: int) -> int:
     """Most wilds a natural group of ``n`` naturals may hold (R10.2): fewer than
     the naturals, within the size of a group that holds a wild."""
-    if n <= 0 or n >= MAX_MIXED_GROUP:
+    if n <= 0 or n >= T.MAX_MIXED_GROUP:
         return 0
-    return min(n - 1, MAX_MIXED_GROUP - n)
+    return min(n - 1, T.MAX_MIXED_GROUP - n)
 
 
 @njit(cache=True)
 def natural_group_legal(n: int, w: int) -> bool:
     """R10.2: 3-8 cards, wilds a minority, 8 cards only without wilds."""
     size = n + w
-    if size < MIN_MELD or size > MAX_NATURAL_GROUP:
+    if size < T.MIN_MELD or size > T.MAX_NATURAL_GROUP:
         return False
-    return w <= max_wilds(n) or (w == 0 and n == MAX_NATURAL_GROUP)
+    return w <= max_wilds(n) or (w == 0 and n == T.MAX_NATURAL_GROUP)
 
 
 @njit(cache=True)
 def wild_group_legal(w: int) -> bool:
     """R10.3: a wilds-only group holds 3 to 7 wilds."""
-    return MIN_MELD <= w <= MAX_WILD_GROUP
+    return T.MIN_MELD <= w <= T.MAX_WILD_GROUP
 
 
 @njit(cache=True)
@@ -94,11 +84,11 @@ def canasta_kind(g: int, grp: np.ndarray) -> int:
     s = small_wilds(grp)
     j = grp[JOKER_SLOT]
     size = n + s + j
-    if size < CANASTA_SIZE:
+    if size < T.CANASTA_SIZE:
         return CANASTA_NONE
     if g == WILD_GROUP:
         return CANASTA_BLACK_WILD if (s > 0 and j > 0) else CANASTA_RED_WILD
-    if size == MAX_NATURAL_GROUP:
+    if size == T.MAX_NATURAL_GROUP:
         return CANASTA_GOLD
     return CANASTA_RED if s + j == 0 else CANASTA_BLACK
 
@@ -109,7 +99,7 @@ def group_card_value(g: int, grp: np.ndarray) -> int:
     total = 0
     for k in range(GROUP_SLOTS):
         if grp[k] > 0:
-            total += grp[k] * CARD_VALUE[SLOT_TYPE[g, k]]
+            total += grp[k] * T.CARD_VALUE[SLOT_TYPE[g, k]]
     return total
 
 
@@ -119,14 +109,14 @@ def opening_value(groups: np.ndarray) -> int:
     stand for, every card of the wilds-only group counts 20."""
     total = 0
     for g in range(groups.shape[0]):
-        total += group_size(groups[g]) * GROUP_CARD_VALUE[g]
+        total += group_size(groups[g]) * T.GROUP_CARD_VALUE[g]
     return total
 
 
 @njit(cache=True)
 def has_canasta(groups: np.ndarray) -> bool:
     for g in range(groups.shape[0]):
-        if group_size(groups[g]) >= CANASTA_SIZE:
+        if group_size(groups[g]) >= T.CANASTA_SIZE:
             return True
     return False
 
@@ -149,7 +139,7 @@ def melding_summary(groups: np.ndarray, cp_groups: np.ndarray) -> tuple[bool, bo
         size = n + w
         cp_size = group_size(cp_groups[g])
         if size == 0:
-            if cp_size >= CANASTA_SIZE:
+            if cp_size >= T.CANASTA_SIZE:
                 return False, laid, canasta, value
             continue
         if g == WILD_GROUP:
@@ -157,11 +147,11 @@ def melding_summary(groups: np.ndarray, cp_groups: np.ndarray) -> tuple[bool, bo
                 return False, laid, canasta, value
         elif not natural_group_legal(n, w):
             return False, laid, canasta, value
-        if size < CANASTA_SIZE <= cp_size:  # canastas are never broken up
+        if size < T.CANASTA_SIZE <= cp_size:  # canastas are never broken up
             return False, laid, canasta, value
         laid = True
-        canasta = canasta or size >= CANASTA_SIZE
-        value += size * GROUP_CARD_VALUE[g]
+        canasta = canasta or size >= T.CANASTA_SIZE
+        value += size * T.GROUP_CARD_VALUE[g]
     return True, laid, canasta, value
 
 
@@ -212,14 +202,14 @@ def wild_target_ok(g: int, grp: np.ndarray, cp_grp: np.ndarray, locked_after: in
     started with a natural and with room for ``locked_after`` wilds that can
     no longer leave it this turn, or a wilds-only group that is not a canasta.
     """
-    if group_size(cp_grp) >= CANASTA_SIZE:
+    if group_size(cp_grp) >= T.CANASTA_SIZE:
         # R13.2-R13.3: a canasta takes no wild (a black one only swaps its wilds
         # for naturals, a wild canasta is closed)
         return False
     if g == WILD_GROUP:
-        return locked_after <= MAX_WILD_GROUP
+        return locked_after <= T.MAX_WILD_GROUP
     n = naturals(grp)
     if n == 0:
         return False
     need = max(n, locked_after + 1)  # wilds stay a minority (R10.2)
-    return need + locked_after <= MAX_MIXED_GROUP
+    return need + locked_after <= T.MAX_MIXED_GROUP

@@ -23,6 +23,7 @@ from numba import njit
 from ....cards import GROUP_SLOTS, NUM_GROUPS, NUM_TYPES, SLOT_TYPE
 from ....core.borrow import borrow
 from ....core.config import CFG_EPISODE_GAME, CFG_MAX_HANDS, CFG_MAX_TURNS, CFG_PLAYERS, CFG_TARGET
+from . import view as V
 from .legal import is_frozen
 from .melds import canasta_kind, opening_value
 from .state import PHASE_CUT, PHASE_OVER
@@ -33,26 +34,6 @@ from .view import (
     CUT_LEFT,
     HAND_SCORE_SCALE,
     HAND_SIZE_SCALE,
-    I_CHANGED,
-    I_FRESH,
-    I_HAND_NUMBER,
-    I_HEART_ACES,
-    I_LIFTED,
-    I_LIFTED_FROM,
-    I_MOVER,
-    I_NEW_ACES,
-    I_PHASE,
-    I_PICKUP_FROM_HAND,
-    I_PICKUP_GROUP,
-    I_PICKUP_KIND,
-    I_PICKUP_SIZE,
-    I_PILE_N,
-    I_STARTER_OFFSET,
-    I_STOCK_KNOWN,
-    I_STOCK_N,
-    I_TOP,
-    I_TOP_OWNER,
-    I_TURN,
     LAID_KINDS,
     LOCKED_KINDS,
     PICKUP_FROM_HAND_SCALE,
@@ -152,22 +133,22 @@ def _encode_turn(v: View, o: np.ndarray, c: int) -> int:
     """The current turn (the mover's pending obligations and what he laid this
     turn), zeros outside the turn phases; returns the next slot."""
     info = v.info
-    phase = info[I_PHASE]
+    phase = info[V.I_PHASE]
     if phase in (PHASE_OVER, PHASE_CUT):
         return c + TURN_SIZE
     G = NUM_GROUPS
-    o[c + info[I_PICKUP_KIND]] = 1.0
+    o[c + info[V.I_PICKUP_KIND]] = 1.0
     c += NUM_PICKUP_KINDS
-    if info[I_PICKUP_GROUP] >= 0:
-        o[c + info[I_PICKUP_GROUP]] = 1.0
+    if info[V.I_PICKUP_GROUP] >= 0:
+        o[c + info[V.I_PICKUP_GROUP]] = 1.0
     c += G
-    o[c] = info[I_PICKUP_FROM_HAND] / PICKUP_FROM_HAND_SCALE
-    o[c + 1] = info[I_PICKUP_SIZE] / DECK
-    o[c + 2] = 1.0 if info[I_PICKUP_SIZE] >= TABLE_CLEARING_PILE else 0.0
+    o[c] = info[V.I_PICKUP_FROM_HAND] / PICKUP_FROM_HAND_SCALE
+    o[c + 1] = info[V.I_PICKUP_SIZE] / DECK
+    o[c + 2] = 1.0 if info[V.I_PICKUP_SIZE] >= TABLE_CLEARING_PILE else 0.0
     c += 3
-    if info[I_LIFTED] >= 0:
-        o[c + info[I_LIFTED]] = 1.0
-        o[c + NUM_WILD_TYPES + info[I_LIFTED_FROM]] = 1.0
+    if info[V.I_LIFTED] >= 0:
+        o[c + info[V.I_LIFTED]] = 1.0
+        o[c + NUM_WILD_TYPES + info[V.I_LIFTED_FROM]] = 1.0
     c += NUM_WILD_TYPES + G
     for g in range(G):
         for j in range(LOCKED_KINDS):
@@ -177,9 +158,9 @@ def _encode_turn(v: View, o: np.ndarray, c: int) -> int:
         for j in range(LAID_KINDS):
             o[c + LAID_KINDS * g + j] = v.laid[g, j] / LAID_SCALES[j]
     c += LAID_KINDS * G
-    o[c] = float(info[I_CHANGED])
-    o[c + 1] = info[I_NEW_ACES] / NEW_ACES_SCALE
-    mover = info[I_MOVER]
+    o[c] = float(info[V.I_CHANGED])
+    o[c + 1] = info[V.I_NEW_ACES] / NEW_ACES_SCALE
+    mover = info[V.I_MOVER]
     if v.opened[mover] == 0:
         value = opening_value(v.groups[mover])
         minimum = v.minimum[mover]
@@ -197,36 +178,36 @@ def encode_view(v: View, cfg, o: np.ndarray) -> int:
     o[:] = 0.0
     c = 0
     # --- flow ----------------------------------------------------------------------
-    o[c + info[I_PHASE]] = 1.0
+    o[c + info[V.I_PHASE]] = 1.0
     c += NUM_PHASES
-    o[c + info[I_MOVER]] = 1.0
+    o[c + info[V.I_MOVER]] = 1.0
     c += players
-    o[c + info[I_STARTER_OFFSET]] = 1.0
+    o[c + info[V.I_STARTER_OFFSET]] = 1.0
     c += players
-    o[c] = info[I_TURN] / cfg[CFG_MAX_TURNS]
+    o[c] = info[V.I_TURN] / cfg[CFG_MAX_TURNS]
     if cfg[CFG_EPISODE_GAME] == 1:
-        o[c + 1] = info[I_HAND_NUMBER] / cfg[CFG_MAX_HANDS]
-    o[c + 2] = float(info[I_HEART_ACES])
+        o[c + 1] = info[V.I_HAND_NUMBER] / cfg[CFG_MAX_HANDS]
+    o[c + 2] = float(info[V.I_HEART_ACES])
     c += 3
     # --- own hand, discard pile and stock ---------------------------------------------
     for t in range(NUM_TYPES):
         o[c + t] = v.hand[t] * _INV_COPIES[t]
         o[c + NUM_TYPES + t] = v.pile[t] * _INV_COPIES[t]
     c += 2 * NUM_TYPES
-    top = info[I_TOP]
+    top = info[V.I_TOP]
     if top >= 0:
         o[c + top] = 1.0
-    if info[I_TOP_OWNER] >= 0:
-        o[c + NUM_TYPES + info[I_TOP_OWNER]] = 1.0
+    if info[V.I_TOP_OWNER] >= 0:
+        o[c + NUM_TYPES + info[V.I_TOP_OWNER]] = 1.0
     c += NUM_TYPES + players
-    n = info[I_PILE_N]
+    n = info[V.I_PILE_N]
     o[c] = n / DECK
     o[c + 1] = 1.0 if n >= TABLE_CLEARING_PILE else 0.0
-    o[c + 2] = float(info[I_FRESH])
+    o[c + 2] = float(info[V.I_FRESH])
     o[c + 3] = 1.0 if top >= 0 and is_frozen(top) else 0.0
     c += 4
-    o[c] = info[I_STOCK_N] / DECK
-    o[c + 1] = info[I_STOCK_KNOWN] / STOCK_KNOWN_SCALE
+    o[c] = info[V.I_STOCK_N] / DECK
+    o[c + 1] = info[V.I_STOCK_KNOWN] / STOCK_KNOWN_SCALE
     c += 2
     for t in range(NUM_TYPES):
         o[c + t] = v.stock_bottom[t] * _INV_COPIES[t]

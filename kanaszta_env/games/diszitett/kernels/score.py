@@ -6,21 +6,8 @@ import numpy as np
 from numba import njit
 
 from ....cards import NUM_TYPES
+from . import tables as T
 from .melds import CANASTA_BASE, canasta_kind, group_card_value
-from .tables import (
-    ALL_RED_THREES,
-    FROM_HAND,
-    GOING_OUT,
-    HALF_TAX_FROM,
-    HAND_PENALTY,
-    QUARTER_TAX_FROM,
-    RED_THREE_EACH,
-    RED_THREES_IN_DECK,
-    SEPARATE_HEART_ACE,
-    TABLE_CLEARING,
-    TENTH_TAX_FROM,
-    TWIN,
-)
 
 
 @njit(cache=True)
@@ -34,16 +21,16 @@ def hand_base(
     table_clearing: bool,
 ) -> int:
     """R16.1 base: red threes, twins, canastas, going-out bonuses, heart aces."""
-    base = ALL_RED_THREES if red_threes == RED_THREES_IN_DECK else RED_THREE_EACH * red_threes
-    base += TWIN * twins + SEPARATE_HEART_ACE * heart_aces
+    base = T.ALL_RED_THREES if red_threes == T.RED_THREES_IN_DECK else T.RED_THREE_EACH * red_threes
+    base += T.TWIN * twins + T.SEPARATE_HEART_ACE * heart_aces
     for g in range(groups.shape[0]):
         base += CANASTA_BASE[canasta_kind(g, groups[g])]
     if went_out:
-        base += GOING_OUT
+        base += T.GOING_OUT
         if from_hand:
-            base += FROM_HAND
+            base += T.FROM_HAND
             if table_clearing:
-                base += TABLE_CLEARING
+                base += T.TABLE_CLEARING
     return base
 
 
@@ -54,7 +41,7 @@ def hand_card_value(groups: np.ndarray, hand: np.ndarray) -> int:
     for g in range(groups.shape[0]):
         value += group_card_value(g, groups[g])
     for t in range(NUM_TYPES):
-        value -= hand[t] * HAND_PENALTY[t]
+        value -= hand[t] * T.HAND_PENALTY[t]
     return value
 
 
@@ -70,10 +57,10 @@ def apply_tax(previous_total: int, score: int) -> int:
     """R17: the score recorded for a hand, given the total before it."""
     if score <= 0:  # [D] R17.5
         return score
-    if previous_total < HALF_TAX_FROM:
+    if previous_total < T.HALF_TAX_FROM:
         return score
-    if previous_total < QUARTER_TAX_FROM:
+    if previous_total < T.QUARTER_TAX_FROM:
         return _halve(score)
-    if previous_total < TENTH_TAX_FROM:
+    if previous_total < T.TENTH_TAX_FROM:
         return _halve(_halve(score))
     return ((score // 10 + 5) // 10) * 10  # R17.4: drop a digit, round to ten

@@ -12,20 +12,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from .tables import (
-    CANASTA,
-    JK,
-    KIND_FULL,
-    KIND_HALF,
-    KIND_WHOLE,
-    MIN_MELD,
-    NATURAL_TWO_VALUE,
-    RANK,
-    RUN_WITH_WILD,
-    SUIT,
-    VALUE,
-    WILD_VALUE,
-)
+from . import tables as T
 
 # status of a meld's cards
 DEAD = 0  # no legal meld contains these cards
@@ -64,14 +51,14 @@ def _span(mask: int) -> int:
 @njit(cache=True, inline="always")
 def _run_valid(mask: int, naturals: int, wilds: int, cards: int) -> bool:
     """T6: naturals at the positions of ``mask`` and ``wilds`` (0 or 1) wilds make a run."""
-    if cards < MIN_MELD:
+    if cards < T.MIN_MELD:
         return False
     gaps = _span(mask) - naturals
     if wilds == 0:
         return gaps == 0
     if gaps == 0:  # the wild stands at an end, or beside all 13 ranks (T7.4)
-        return naturals >= RUN_WITH_WILD
-    return gaps == 1 and _longest_streak(mask) >= RUN_WITH_WILD
+        return naturals >= T.RUN_WITH_WILD
+    return gaps == 1 and _longest_streak(mask) >= T.RUN_WITH_WILD
 
 
 @njit(cache=True, inline="always")
@@ -81,13 +68,13 @@ def _scan(c):
     nat, nat_value, rank, suit = 0, 0, -1, -1
     multi_rank, multi_suit, dup = False, False, False
     mask = 0
-    for t in range(JK):
+    for t in range(T.JK):
         k = c[t]
-        if k == 0 or RANK[t] == _RANK_TWO:
+        if k == 0 or T.RANK[t] == _RANK_TWO:
             continue
-        r, s = RANK[t], SUIT[t]
+        r, s = T.RANK[t], T.SUIT[t]
         nat += k
-        nat_value += k * VALUE[t]
+        nat_value += k * T.VALUE[t]
         if rank < 0:
             rank, suit = r, s
         multi_rank = multi_rank or r != rank
@@ -104,19 +91,19 @@ def analyse(c):
     card value (T1.5) and whether it is a run of all 13 ranks as naturals (T8.4)."""
     nat, nat_value, _, suit, multi_rank, multi_suit, dup, mask = _scan(c)
     twos = c[4] + c[5] + c[6] + c[7]
-    cards = nat + twos + c[JK]
+    cards = nat + twos + c[T.JK]
     status = DEAD
     if nat == 0:
         return status, SHAPE_NONE, 0, 0, 0, False
-    if not multi_rank and twos + c[JK] <= 1:  # a set: every 2 is a wild (T5.3)
-        w = twos + c[JK]
-        if cards >= MIN_MELD:
-            return VALID, SHAPE_SET, nat, w, nat_value + WILD_VALUE * w, False
+    if not multi_rank and twos + c[T.JK] <= 1:  # a set: every 2 is a wild (T5.3)
+        w = twos + c[T.JK]
+        if cards >= T.MIN_MELD:
+            return VALID, SHAPE_SET, nat, w, nat_value + T.WILD_VALUE * w, False
         status = PARTIAL
     if multi_suit or dup:
         return status, SHAPE_NONE, 0, 0, 0, False
     own_twos = c[4 + suit]
-    other_wilds = twos - own_twos + c[JK]
+    other_wilds = twos - own_twos + c[T.JK]
     for nat2 in range(min(own_twos, 1), -1, -1):  # the 2 in its own place first (T7.3)
         w = other_wilds + own_twos - nat2
         if w > 1:
@@ -124,7 +111,7 @@ def analyse(c):
         status = PARTIAL
         base = mask | (nat2 << _RANK_TWO)
         n = nat + nat2
-        value = nat_value + NATURAL_TWO_VALUE * nat2 + WILD_VALUE * w
+        value = nat_value + T.NATURAL_TWO_VALUE * nat2 + T.WILD_VALUE * w
         if _run_valid(base, n, w, cards):
             return VALID, SHAPE_RUN, n, w, value, n == _ALL_RANKS
         if base & 1:  # the ace high instead of low
@@ -132,12 +119,6 @@ def analyse(c):
             if _run_valid(high, n, w, cards):
                 return VALID, SHAPE_RUN, n, w, value, n == _ALL_RANKS
     return status, SHAPE_NONE, 0, 0, 0, False
-
-
-@njit(cache=True)
-def is_valid(c) -> bool:
-    """Whether the counts ``c`` are a legal meld (T5-T7)."""
-    return analyse(c)[0] == VALID
 
 
 @njit(cache=True)
@@ -155,10 +136,10 @@ def canasta_kind(c, cards: int, kind: int) -> int:
     if status != VALID:
         return kind
     if shape == SHAPE_RUN and full:
-        return KIND_FULL
-    if kind != 0 or cards < CANASTA:
+        return T.KIND_FULL
+    if kind != 0 or cards < T.CANASTA:
         return kind
-    return KIND_WHOLE if naturals >= CANASTA else KIND_HALF
+    return T.KIND_WHOLE if naturals >= T.CANASTA else T.KIND_HALF
 
 
 @njit(cache=True, inline="always")
@@ -168,7 +149,7 @@ def summarise(c, out) -> None:
     positions (2s excluded), the run suit's 2s, the run's other wilds."""
     _, _, rank, suit, multi_rank, multi_suit, dup, mask = _scan(c)
     twos = c[4] + c[5] + c[6] + c[7]
-    wilds = twos + c[JK]
+    wilds = twos + c[T.JK]
     out[0] = rank if not multi_rank and wilds <= 1 else -1
     out[1] = wilds
     out[2] = -1
@@ -187,16 +168,16 @@ def accepts(summary, t: int) -> bool:
     """Whether card type ``t`` added to the meld summarised in ``summary`` (:func:`summarise`)
     leaves cards that can still become a legal meld."""
     set_rank, set_wilds, run_suit = summary[0], summary[1], summary[2]
-    if t == JK or RANK[t] == _RANK_TWO:
+    if t == T.JK or T.RANK[t] == _RANK_TWO:
         if set_rank >= 0 and set_wilds == 0:
             return True
         if run_suit < 0:
             return False
         own, other = summary[4], summary[5]
-        if t != JK and SUIT[t] == run_suit:  # one of the run's 2s is natural (T7.3)
+        if t != T.JK and T.SUIT[t] == run_suit:  # one of the run's 2s is natural (T7.3)
             return other + own <= 1
         return other == 0 and own <= 1
-    r = RANK[t]
+    r = T.RANK[t]
     if set_rank == r:
         return True
-    return run_suit == SUIT[t] and not (summary[3] >> r) & 1
+    return run_suit == T.SUIT[t] and not (summary[3] >> r) & 1

@@ -6,23 +6,10 @@ from __future__ import annotations
 from numba import njit
 
 from ....core.config import CFG_EPISODE_GAME, CFG_MAX_HANDS, CFG_TARGET
+from . import tables as T
 from .deal import start_hand
 from .melds import meld_value
 from .state import END_OUT, END_TRUNCATED, PHASE_OVER
-from .tables import (
-    CANASTA_BONUS,
-    FI_BONUS,
-    FORCED_OWED,
-    FORCED_PENALTY,
-    GOING_OUT,
-    NO_FI_PENALTY,
-    NUM_FIS,
-    PAIRS,
-    PLAYERS,
-    TARGET_EXTENSIONS,
-    TARGET_STEP,
-    VALUE,
-)
 
 
 @njit(cache=True)
@@ -30,14 +17,14 @@ def hand_value(hand) -> int:
     """T1.5, T14.5: the value of the cards in a hand (a 2 or a joker 10)."""
     v = 0
     for t in range(hand.shape[0]):
-        v += hand[t] * VALUE[t]
+        v += hand[t] * T.VALUE[t]
     return v
 
 
 @njit(cache=True)
 def holds_unused_fi(fi_taker, fi_used, q: int) -> bool:
     """Whether seat ``q``'s hand is a Fi he took by discarding and has not played (T11.3)."""
-    for f in range(NUM_FIS):
+    for f in range(T.NUM_FIS):
         if fi_taker[f] == q and fi_used[f] == 0:
             return True
     return False
@@ -59,12 +46,12 @@ def score_parts(
     it is charged (an unused Fi's holder excluded) and whether it failed a forced opening."""
     v = 0
     for k in range(count):
-        v += CANASTA_BONUS[kinds[k]] + meld_value(melds[k])
-    v += FI_BONUS * fis_used - hand_cost
+        v += T.CANASTA_BONUS[kinds[k]] + meld_value(melds[k])
+    v += T.FI_BONUS * fis_used - hand_cost
     if went_out:
-        v += GOING_OUT
+        v += T.GOING_OUT
     if fis_taken == 0:  # T11.4, T12.3
-        v -= FORCED_PENALTY if forced_failed else NO_FI_PENALTY
+        v -= T.FORCED_PENALTY if forced_failed else T.NO_FI_PENALTY
     return v
 
 
@@ -72,17 +59,17 @@ def score_parts(
 def pair_score(s, b: int, pair: int, reason: int) -> int:
     """T14: the score of ``pair`` for the hand of game ``b`` that ended with ``reason``."""
     took, used = 0, 0
-    for f in range(NUM_FIS):
+    for f in range(T.NUM_FIS):
         if s.fi_taker[b, f] >= 0 and s.fi_taker[b, f] % 2 == pair:
             took += 1
             used += s.fi_used[b, f]
     cost = 0
-    for q in range(pair, PLAYERS, PAIRS):
+    for q in range(pair, T.PLAYERS, T.PAIRS):
         if not holds_unused_fi(s.fi_taker[b], s.fi_used[b], q):
             cost += hand_value(s.hand[b, q])
     out = reason == END_OUT
     went_out = out and s.out_player[b] % 2 == pair
-    forced_failed = out and not went_out and s.forced[b, pair] == FORCED_OWED
+    forced_failed = out and not went_out and s.forced[b, pair] == T.FORCED_OWED
     return score_parts(
         s.melds[b, pair],
         s.meld_kind[b, pair],
@@ -100,7 +87,7 @@ def end_hand(s, cfg, b: int, reason: int, rewards) -> None:
     """Score both pairs, credit every seat, then deal the next hand or stop (T14, T15)."""
     a = pair_score(s, b, 0, reason)
     c = pair_score(s, b, 1, reason)
-    for q in range(PLAYERS):
+    for q in range(T.PLAYERS):
         mine, theirs = (a, c) if q % 2 == 0 else (c, a)
         s.hand_scores[b, q] = mine
         s.totals[b, q] += mine
@@ -108,7 +95,7 @@ def end_hand(s, cfg, b: int, reason: int, rewards) -> None:
     s.end_reason[b] = reason
     s.hand_number[b] += 1
     if cfg[CFG_EPISODE_GAME] == 1 and not game_decided(s, cfg, b) and s.hand_number[b] < cfg[CFG_MAX_HANDS]:
-        s.starter[b] = (s.starter[b] + 1) % PLAYERS  # the deal passes clockwise (T2.2)
+        s.starter[b] = (s.starter[b] + 1) % T.PLAYERS  # the deal passes clockwise (T2.2)
         start_hand(s, b)
         return
     s.phase[b] = PHASE_OVER
@@ -118,13 +105,13 @@ def end_hand(s, cfg, b: int, reason: int, rewards) -> None:
 def game_decided(s, cfg, b: int) -> bool:
     """T15: a pair has reached the target; when both have, the target moves on (5200 -> 7200
     -> 9200) and is checked again; at the last step the higher total wins (or a draw)."""
-    last = cfg[CFG_TARGET] + TARGET_EXTENSIONS * TARGET_STEP
+    last = cfg[CFG_TARGET] + T.TARGET_EXTENSIONS * T.TARGET_STEP
     while True:
         target = s.target[b]
         a = s.totals[b, 0] >= target
         c = s.totals[b, 1] >= target
         if a and c and target < last:
-            s.target[b] = target + TARGET_STEP
+            s.target[b] = target + T.TARGET_STEP
             continue
         return a or c
 

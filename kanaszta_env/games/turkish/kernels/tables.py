@@ -6,14 +6,13 @@ import numpy as np
 
 from kanaszta_env.variants import TURKISH as _BASE, variant_of_module  # absolute: the one registry
 
-from ....cards import JOKER, NUM_TYPES, RANK_2, card_type
+from ....cards import JOKER, NUM_TYPES
 from ..actions import MAX_MELDS, NEW_TYPES
 
 TURKISH = variant_of_module(__name__, _BASE)  # this copy's variant of Turkish kanasta
 DECK = TURKISH.deck_size  # 106 (T1.1)
 PACKET = TURKISH.deal_others  # 11 cards in every hand and Fi (T3.1)
 NUM_FIS = 2  # T3.2
-STOCK = DECK - 6 * PACKET  # 40 (T3.3)
 PLAYERS = 4
 PAIRS = 2
 JK = JOKER
@@ -37,9 +36,6 @@ VALUE = np.array(TURKISH.card_value, dtype=np.int32)
 #: rank (0 = A ... 12 = K) and suit of each type; the joker -1
 RANK = np.array([t // 4 if t != JK else -1 for t in range(NUM_TYPES)], dtype=np.int8)
 SUIT = np.array([t % 4 if t != JK else -1 for t in range(NUM_TYPES)], dtype=np.int8)
-#: a wild in every meld but its own run: a 2 or the joker (T1.3)
-IS_TWO_OR_JOKER = np.array([t == JK or t // 4 == RANK_2 for t in range(NUM_TYPES)], dtype=np.bool_)
-TWO_OF_SUIT = np.array([card_type(RANK_2, s) for s in range(4)], dtype=np.int8)
 #: index into NEW_TYPES of each type, -1 for the types that cannot start a meld
 NEW_TYPE = np.array(NEW_TYPES, dtype=np.int8)  # card type of each new_* action
 NEW_INDEX = np.full(NUM_TYPES, -1, dtype=np.int16)

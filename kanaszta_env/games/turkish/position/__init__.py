@@ -14,51 +14,8 @@ from __future__ import annotations
 from ....position.codec import Codec
 from .document import to_doc
 from .engine_state import from_games, to_games
-from .parse import (
-    CHECKPOINT_KEYS,
-    FI_KEYS,
-    MELD_OPTIONAL,
-    MELD_REQUIRED,
-    OPTIONAL_KEYS,
-    PAIR_OPTIONAL,
-    PAIR_REQUIRED,
-    PHASES,
-    PLAYER_OPTIONAL,
-    PLAYER_REQUIRED,
-    REQUIRED_KEYS,
-    RULE_KEYS,
-    parse,
-)
+from .parse import parse
 from .validate import check
 
-TURKISH_VARIANTS = ("tr",)
-
-__all__ = [
-    "CHECKPOINT_KEYS",
-    "FI_KEYS",
-    "MELD_OPTIONAL",
-    "MELD_REQUIRED",
-    "OPTIONAL_KEYS",
-    "PAIR_OPTIONAL",
-    "PAIR_REQUIRED",
-    "PHASES",
-    "PLAYER_OPTIONAL",
-    "PLAYER_REQUIRED",
-    "REQUIRED_KEYS",
-    "RULE_KEYS",
-    "TURKISH_VARIANTS",
-    "canonical",
-    "dump",
-    "load",
-    "load_batch",
-]
-
-
 CODEC = Codec(parse, check, to_games, to_doc, from_games)
-checked, load, load_batch, canonical, dump = (
-    CODEC.checked,
-    CODEC.load,
-    CODEC.load_batch,
-    CODEC.canonical,
-    CODEC.dump,
-)
+load, load_batch, canonical, dump = CODEC.load, CODEC.load_batch, CODEC.canonical, CODEC.dump

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ....cards import JOKER, NUM_TYPES, RANK_2, TYPE_NAMES
+from ....cards import NUM_TYPES, TYPE_NAMES
 from ....position.cardlists import counts, from_counts, names
 from ....position.fields import read_cards
 from ..kernels.tables import KIND_NAMES
@@ -30,10 +30,6 @@ def melds_counts(melds: list[Meld]) -> np.ndarray:
     for m in melds:
         out += counts(m["cards"])
     return out
-
-
-def is_two_or_joker(t: int) -> bool:
-    return t == JOKER or t // 4 == RANK_2
 
 
 def doc_meld(m: Meld, with_kind: bool = True) -> dict:
