@@ -2,15 +2,16 @@
 rule-driven behaviours (R8, R9, R10.6, R13.3, R14).
 
 States come from seeded batched play; the "hidden information" test re-deals
-every card the deciding player cannot know (the unknown part of the other
-hands and of the stock) and checks that his observation, and hence every
-bot's decision, stays the same.
+every card the deciding player cannot know (tests/conformance/hidden.py's
+``redeal``) and checks that his observation, and hence every bot's decision,
+stays the same.
 """
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
+from conformance.hidden import redeal
 from rules_helpers import load, position, seat
 
 from agents import GreedyBot, RandomBot, make_agent, play_batch
@@ -19,7 +20,7 @@ from agents.games.diszitett.determinise import determinise
 from agents.games.diszitett.heuristic import HeuristicBot
 from agents.games.diszitett.search import SearchBot
 from kanaszta_env import GameBatch, Rules
-from kanaszta_env.cards import IS_RED_THREE, NUM_TYPES, WILD_TYPES
+from kanaszta_env.cards import WILD_TYPES
 from kanaszta_env.engine.states import copy_state
 from kanaszta_env.games.diszitett.actions import ACTION_NAMES, action_from_name
 from kanaszta_env.games.diszitett.invariants import conservation_errors
@@ -90,39 +91,6 @@ def test_search_overrules_the_heuristic_only_on_evidence() -> None:
     strict = SearchBot(rules, **small, z=1e6).act(obs, masks) != heuristic
     assert loose.sum() > 10
     assert strict.sum() < loose.sum() and not (strict & ~loose).any()
-
-
-def redeal(games: GameBatch, observer: int, rng: np.random.Generator) -> GameBatch:
-    """A copy of game 0 with every card ``observer`` cannot know shuffled
-    between the other hands (their publicly known cards stay) and the unknown
-    part of the stock (red threes stay in the stock, R4)."""
-    out = games.copy()
-    s = out.state
-    P = games.num_players
-    slots: list[tuple[str, int]] = []
-    cards: list[int] = []
-    for q in range(P):
-        if q == observer:
-            continue
-        hidden = s.hand[0, q] - s.known[0, q]
-        for t in range(NUM_TYPES):
-            for _ in range(int(hidden[t])):
-                slots.append(("hand", q))
-                cards.append(t)
-    for i in range(int(min(s.stock_known[0], s.stock_len[0])), int(s.stock_len[0])):
-        if not IS_RED_THREE[s.stock[0, i]]:
-            slots.append(("stock", i))
-            cards.append(int(s.stock[0, i]))
-    for q in range(P):
-        if q != observer:
-            s.hand[0, q] = s.known[0, q]
-    for (where, k), t in zip(slots, rng.permutation(cards), strict=True):
-        if where == "hand":
-            s.hand[0, k, t] += 1
-        else:
-            s.stock[0, k] = t
-    assert conservation_errors(s, 0) == []
-    return out
 
 
 def test_decisions_depend_on_the_observation_only() -> None:

@@ -1,4 +1,4 @@
-"""Classic canasta bots, partnership tournaments and the CLI (presets pl, sk).
+"""Classic canasta bots and partnership tournaments (presets pl, sk).
 
 The bots play every preset and player count legally; the heuristic bot beats
 the random one (a duplicate margin whose 95% interval excludes zero); duplicate
@@ -19,7 +19,6 @@ from agents.registry import make_agent
 from agents.tournament import play_pair
 from kanaszta_env import GameBatch, Rules
 from kanaszta_env.cards import TYPE_NAMES
-from kanaszta_env.cli import main as kanaszta
 from kanaszta_env.games.classic.actions import KIND_NAMES, action_from_name
 from kanaszta_env.games.classic.observation import KIND_VALUE
 
@@ -89,45 +88,3 @@ def test_registry_and_bot_setup_errors_name_the_problem():
     assert make_agent("heuristic:answer_limit=10", rules).answer_limit == 10.0
     with pytest.raises(ValueError, match="plays classic canasta"):
         ClassicHeuristicBot(Rules())
-
-
-def test_cli_tournament_and_watch_of_classic(capsys, tmp_path):
-    code = kanaszta(["tournament", "random", "heuristic", "--variant", "sk", "--deals", "4", "--no-progress",
-                     "--bootstrap", "0"])  # fmt: skip
-    assert code == 0 and "random vs heuristic" in capsys.readouterr().out
-    record = tmp_path / "game.json"
-    watch = ["watch", *["heuristic"] * 4, "--variant", "pl", "--seed", "3", "--speed", "0"]
-    assert kanaszta([*watch, "--record", str(record)]) == 0
-    told = capsys.readouterr().out
-    assert "Classic canasta, preset pl, 4 players" in told and "heuristic (seat 2): drew a card" in told
-    assert "result: " in told and kanaszta(["replay", str(record), "--speed", "0"]) == 0
-    assert "result: " in capsys.readouterr().out
-    assert (
-        kanaszta(
-            ["play", "--variant", "pl", "--players", "4", "--opponent", "random", "--opponent", "random"]
-        )
-        == 2
-    )
-    assert "one --opponent for all or 3" in capsys.readouterr().err
-    assert kanaszta(["tournament", "random", "greedy", "--variant", "pl", "--players", "3", "--deals", "2",
-                     "--no-progress", "--bootstrap", "0"]) == 0  # fmt: skip
-    assert "random vs greedy" in capsys.readouterr().out
-
-
-def test_human_plays_a_classic_hand_with_a_bot_partner():
-    """kanaszta play --variant pl: the human (seat 0) plays a whole hand by entering moves; bad input is
-    answered with a sentence and changes nothing; the others' moves are told."""
-    import io
-
-    from agents.human import play_human
-
-    rules = Rules(variant="pl", num_players=4)
-    moves = io.StringIO("help\nbogus\nhint\n" + "1\n" * 3000)
-    out = io.StringIO()
-    others = [make_agent("heuristic", rules, seed=q) for q in range(3)]
-    game = play_human(others, rules, seat=0, seed=5, input_stream=moves, output=out)
-    text = out.getvalue()
-    assert game.finished and len(game.scores) == 4 and game.scores[0] == game.scores[2]
-    assert "unknown move 'bogus'" in text and "heuristic bot would play" in text and "commands:" in text
-    assert "heuristic (partner, seat 2): " in text and "discarded" in text and "result: " in text
-    assert game.record.actions and game.record.seed == 5

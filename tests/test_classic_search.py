@@ -1,8 +1,8 @@
 """The classic canasta search bot and what it stands on: positions dealt from one seat's
-observation (C2.9: they agree with everything the seat knows), positions loaded as one
-batch, the sides' standings (C13.2), the compiled rollout policy (the heuristic's own
-choices), and the bot's decisions (legal, from the observation only, searched where they
-matter, at least as good as the heuristic's)."""
+observation (C2.9: they agree with everything the seat knows), the sides' standings
+(C13.2), the compiled rollout policy (the heuristic's own choices), and the bot's decisions
+(legal, from the observation only, searched where they matter, at least as good as the
+heuristic's). ``load_batch``: tests/conformance/test_positions.py."""
 
 from __future__ import annotations
 
@@ -76,26 +76,6 @@ def test_determinise_refuses_an_observation_that_does_not_add_up():
     pieces["stock_size"][0] += 5 / 108
     with pytest.raises(ValueError, match="does not add up"):
         determinise(rules, pieces, np.random.default_rng(0), 1)
-
-
-def test_load_batch_equals_loading_one_by_one_and_names_a_bad_position():
-    rules = Rules(variant="sk", num_players=4)
-    games = _random_states(rules, 3, 50, seed=4)
-    docs = [positions.dump(games, b) for b in range(3)]
-    batch = positions.load_batch(docs)
-    for b, doc in enumerate(docs):
-        one = positions.load(doc)
-        assert all(np.array_equal(x[b], y[0]) for x, y in zip(batch.state, one.state, strict=True))
-    assert positions.dump(batch, 2) == docs[2]
-    dis = positions.dump(_random_states(Rules(), 2, 30, seed=2), 1)
-    assert positions.dump(positions.load_batch([dis, dis]), 1) == dis
-    with pytest.raises(ValueError, match="one game"):
-        positions.load_batch([docs[0], dis])
-    with pytest.raises(ValueError, match="at least one"):
-        positions.load_batch([])
-    bad = dict(docs[1], phase="nonsense")
-    with pytest.raises(ValueError, match=r"load_batch.*phase"):
-        positions.load_batch([docs[0], bad])
 
 
 def test_c13_2_standings_are_the_side_scores_of_the_cards_on_the_table_and_in_hand():
@@ -188,14 +168,7 @@ def test_search_is_no_worse_than_the_heuristic_it_starts_from():
 
 
 def test_search_options_are_checked():
-    rules = Rules(variant="sk", num_players=4)
+    """The registry's search options are the Turkish search's (checked in
+    tests/test_turkish_search.py); the bot itself refuses an unknown one too."""
     with pytest.raises(ValueError, match="unknown search option"):
-        make_agent("search:modes=2", rules)
-    with pytest.raises(ValueError, match="samples must be an integer of at least 2"):
-        make_agent("search:samples=1", rules)
-    with pytest.raises(ValueError, match="option horizon of agent 'search:horizon=x' must be an integer"):
-        make_agent("search:horizon=x", rules)
-    with pytest.raises(ValueError, match="hand_weight must lie"):
-        make_agent("search:hand_weight=1.5", rules)
-    with pytest.raises(ValueError, match="unknown search option"):
-        SimulatedSearchBot(rules, ClassicSearch(), depth=3)
+        SimulatedSearchBot(Rules(variant="sk", num_players=4), ClassicSearch(), depth=3)

@@ -40,6 +40,10 @@ def fails(capsys: pytest.CaptureFixture[str], argv: list[str], *words: str) -> s
         (["--opponent", "nosuchbot"], ["unknown agent", "'nosuchbot'", "random", "greedy", "heuristic"]),
         (["--seat", "5"], ["--seat 5", "2-player", "0-1"]),
         (["--opponent", "greedy", "--opponent", "greedy", "--seat", "3"], ["--seat 3", "0-2"]),
+        (
+            ["--variant", "pl", "--players", "4", *["--opponent", "random"] * 2],
+            ["one --opponent for all or 3"],
+        ),
         (["--seat", "-1"], ["--seat", "non-negative integer"]),
         (["--opening-minimum", "60"], ["--opening-minimum", "60", "50, 75, 90, 120"]),
         (["--variant", "1999"], ["--variant", "2003-02"]),

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from test_observation import _mask, reachable_states, redeal
+from conformance.hidden import redeal
+from test_observation import reachable_states
 
 from agents.base import play_batch
 from agents.games.diszitett.heuristic import HeuristicBot
@@ -17,7 +18,6 @@ from agents.numpy_policy import NumpyPolicy
 from agents.random_bot import RandomBot
 from agents.registry import make_agent
 from kanaszta_env import GameBatch, Rules
-from kanaszta_env.games.diszitett.observation import encode
 from kanaszta_env.observation import observation_size
 from kanaszta_env.spaces import ObservationSpace, rules_of_space
 
@@ -114,10 +114,11 @@ def test_the_hint_ignores_hidden_cards() -> None:
     rng = np.random.default_rng(7)
     checked = 0
     for s in reachable_states(rules, seed=11)[:40]:
-        p = int(s.to_move[0])
-        hinted = hint_inputs(bot, encode(s, rules, p), _mask(s, rules))
-        other = redeal(s, p, rng)
-        np.testing.assert_array_equal(hint_inputs(bot, encode(other, rules, p), _mask(other, rules)), hinted)
+        games, p = GameBatch(rules, 1), int(s.to_move[0])
+        games.state = s
+        hinted = hint_inputs(bot, games.observe(seats=p), games.legal_mask())
+        other = redeal(games, p, rng)
+        np.testing.assert_array_equal(hint_inputs(bot, other.observe(seats=p), other.legal_mask()), hinted)
         checked += 1
     assert checked == 40
 

@@ -1,13 +1,16 @@
 """Turkish kanasta (docs/rules/turkish.md): the worked examples of T17 reproduced with the
-public scoring helpers (which call the engine's kernels), and the deal (T3)."""
+public scoring helpers (which call the engine's kernels), the meld examples by the
+independent checker's meld analysis too (tests/checker_turkish.py), and the deal (T3)."""
 
 from __future__ import annotations
 
+import checker_turkish as oracle
 import numpy as np
 import pytest
 
 from kanaszta_env import GameBatch, Rules
-from kanaszta_env.games.turkish.scoring import canasta_kind, is_meld, meld_value, opens, pair_score
+from kanaszta_env.cards import cards_to_counts
+from kanaszta_env.games.turkish.scoring import KINDS, canasta_kind, is_meld, meld_value, opens, pair_score
 
 
 def run(suit: str, ranks: str) -> list[str]:
@@ -15,9 +18,32 @@ def run(suit: str, ranks: str) -> list[str]:
     return [r[2:] if r.startswith("x:") else r + suit for r in ranks.split()]
 
 
+def counts(cards: list[str]) -> list[int]:
+    """The checker's form of ``cards``: copies of each card type."""
+    return cards_to_counts(cards).tolist()
+
+
+def value(cards: list[str]) -> int:
+    """The engine's meld value of ``cards``, asserted equal to the checker's."""
+    assert oracle.meld_value(counts(cards)) == meld_value(cards), cards
+    return meld_value(cards)
+
+
+def a_meld(cards: list[str]) -> bool:
+    """Whether ``cards`` are a meld, by the engine, asserted equal to the checker's reading."""
+    assert (oracle.meld_reading(counts(cards)) is not None) == is_meld(cards), cards
+    return is_meld(cards)
+
+
+def kind(cards: list[str], before: str = "none") -> str:
+    """The engine's canasta kind of ``cards``, asserted equal to the checker's."""
+    assert KINDS[oracle.canasta_kind(counts(cards), KINDS.index(before))] == canasta_kind(cards, before)
+    return canasta_kind(cards, before)
+
+
 # --- T17.1 meld values ------------------------------------------------------------------------
 @pytest.mark.parametrize(
-    ("cards", "value"),
+    ("cards", "points"),
     [
         (["7S", "7H", "2C"], 20),
         (["8S", "8D", "2C"], 30),
@@ -27,9 +53,9 @@ def run(suit: str, ranks: str) -> list[str]:
         (run("S", "A 2 3 4 5 6 7"), 45),  # natural 2S (T6.4)
     ],
 )
-def test_t17_1_meld_values(cards, value):
-    assert is_meld(cards)
-    assert meld_value(cards) == value
+def test_t17_1_meld_values(cards, points):
+    assert a_meld(cards)
+    assert value(cards) == points
 
 
 @pytest.mark.parametrize(
@@ -42,18 +68,23 @@ def test_t17_1_meld_values(cards, value):
     ],
 )
 def test_t17_1_illegal_melds(cards):
-    assert not is_meld(cards)
+    assert not a_meld(cards)
     with pytest.raises(ValueError, match="not a legal set or run"):
         meld_value(cards)
 
 
 def test_t6_runs_and_t5_sets_edges():
-    assert is_meld(run("H", "Q K A"))  # ace high (T6.2)
-    assert not is_meld(run("H", "K A 2"))  # no wrap-around
-    assert not is_meld(["2S", "2H", "2D"])  # no sets of 2s (T5.3)
-    assert is_meld(["8S", "8S", "8H"])  # duplicates in a set (T5.1)
-    assert not is_meld(["8S", "8S", "9S"])
-    assert is_meld(run("S", "3 4 5 6 7 x:2D 8 9 10 J Q K A"))  # T6.5: 13 cards, one wild
+    assert a_meld(run("H", "Q K A"))  # ace high (T6.2)
+    assert not a_meld(run("H", "K A 2"))  # no wrap-around
+    assert not a_meld(["2S", "2H", "2D"])  # no sets of 2s (T5.3)
+    assert a_meld(["8S", "8S", "8H"])  # duplicates in a set (T5.1)
+    assert not a_meld(["8S", "8S", "9S"])
+    assert a_meld(run("S", "3 4 5 6 7 x:2D 8 9 10 J Q K A"))  # T6.5: 13 cards, one wild
+    # the checker: which laid cards can still become a meld this turn
+    assert oracle.can_become_legal(counts(["8H", "8H"])) and oracle.can_become_legal(counts(["8H", "10H"]))
+    assert not oracle.can_become_legal(counts(["8H", "8H", "9H"]))
+    assert not oracle.can_become_legal(counts(["8H", "2C", "JK"]))
+    assert oracle.can_become_legal(counts(["AH", "2H", "2C"]))  # one 2H natural, the 2C the wild
     with pytest.raises(ValueError, match="2 copies"):
         is_meld(["8S", "8S", "8S"])
 
@@ -69,7 +100,7 @@ def test_t17_2_openings_below_900():
 
 
 def test_t17_3_openings_from_900():
-    assert not is_meld(run("S", "10 x:2D Q"))  # the text's example breaks T6.3 ([D])
+    assert not a_meld(run("S", "10 x:2D Q"))  # the text's example breaks T6.3 ([D])
     legal = [run("H", "4 5 6"), ["8S", "8H", "2D"], run("S", "10 J Q"), ["3S", "3H", "2C"]]
     assert opens(legal, 900)
     assert opens([run("D", "8 9 10"), ["KS", "KH", "JK"], ["AS", "AH", "AD"]], 1500)
@@ -86,23 +117,23 @@ def test_t12_2_forced_opening_needs_a_seven_card_meld():
 def test_t17_4_canasta_kinds():
     fives = ["5S", "5H", "5D", "5C", "5S", "5H", "5D"]
     whole = [*fives, "2C"]  # 5-5-5-[2] plus four 5s in one turn: 8 cards, 7 naturals
-    assert canasta_kind(whole) == "whole"
-    assert meld_value(whole) == 45
+    assert kind(whole) == "whole"
+    assert value(whole) == 45
     half = [*fives[:6], "2C"]  # 5-5-5-5-5-[2] plus one 5: 7 cards, 6 naturals
-    assert canasta_kind(half) == "half"
-    assert canasta_kind([*half, "5C"], before="half") == "half"  # T8.3: the kind stays
+    assert kind(half) == "half"
+    assert kind([*half, "5C"], before="half") == "half"  # T8.3: the kind stays
     base = run("H", "5 x:2C 7 8 9 10")
-    assert canasta_kind([*base, "6H", "4H"]) == "whole"
-    assert canasta_kind([*base, "6H"]) == "half"
+    assert kind([*base, "6H", "4H"]) == "whole"
+    assert kind([*base, "6H"]) == "half"
     natural_two = run("H", "x:2H 5 6 7 8")  # the 2H as the 4, then 3H and 4H join
-    assert canasta_kind([*natural_two, "3H", "4H"]) == "whole"
-    assert meld_value([*natural_two, "3H", "4H"]) == 40
+    assert kind([*natural_two, "3H", "4H"]) == "whole"
+    assert value([*natural_two, "3H", "4H"]) == 40
     full = run("D", "A 2 3 4 5 6 7 8 9 10 J Q K")
-    assert canasta_kind(full) == "full"
-    assert meld_value(full) == 105
+    assert kind(full) == "full"
+    assert value(full) == 105
     with_wild = [*full, "JK"]  # a half run completed to 13 naturals, its wild left in (T7.4)
-    assert canasta_kind(with_wild, before="half") == "full"
-    assert meld_value(with_wild) == 115
+    assert kind(with_wild, before="half") == "full"
+    assert value(with_wild) == 115
 
 
 # --- T17.5 - T17.8 hand scores --------------------------------------------------------------------

@@ -157,9 +157,9 @@ def test_search_is_no_worse_than_the_heuristic_it_starts_from():
     ("spec", "match"),
     [
         ("search:modes=2", "unknown search option"),
-        ("search:samples=1", "samples must be"),
-        ("search:horizon=x", "must be an integer"),
-        ("search:hand_weight=2", "hand_weight"),
+        ("search:samples=1", "samples must be an integer of at least 2"),
+        ("search:horizon=x", "option horizon of agent 'search:horizon=x' must be an integer"),
+        ("search:hand_weight=2", "hand_weight must lie"),
         ("search:z=-1", "non-negative"),
         ("search:samples", "expected key=value"),
     ],

@@ -24,9 +24,10 @@ from pettingzoo.test import api_test, performance_benchmark, render_test, seed_t
 
 import kanaszta_env.envs.registration  # noqa: F401 - registers the env ids
 from kanaszta_env import GameBatch, IllegalActionError
-from kanaszta_env.engine.kernels import kernels_for
 from kanaszta_env.envs import KanasztaGymEnv, RandomPolicy, env, raw_env
 from kanaszta_env.observation import observation_size
+
+from .hidden import redeal
 
 
 def vec_env(*args: Any, **kwargs: Any) -> Any:
@@ -259,8 +260,9 @@ def test_pickle_roundtrip(table) -> None:
 def test_observation_ignores_hidden_cards(table) -> None:
     """Hidden information (R3.4, T2.4, T3.4): re-dealing every card a seat cannot see (the
     other hands' unknown cards, the stock below its known bottom and under shown cut cards, the
-    Fis nobody took) changes neither its observation nor, when it is to move, its legal mask;
-    other seats' observations do change, so cards really moved."""
+    Fis nobody took) changes neither its observation, its structured views (a game that has
+    them) nor, when it is to move, its legal mask; other seats' observations do change, so
+    cards really moved."""
     games = GameBatch(table.rules(max_turns=400), 12)
     games.reset(seed=5)
     rng = np.random.default_rng(5)
@@ -274,6 +276,9 @@ def test_observation_ignores_hidden_cards(table) -> None:
         for p in range(table.players):
             other = redeal(played, p, rng)
             np.testing.assert_array_equal(other.observe(seats=p), played.observe(seats=p))
+            if table.rules().game.has("views"):
+                for name, x, y in zip(other.views(p)._fields, other.views(p), played.views(p), strict=True):
+                    np.testing.assert_array_equal(x, y, err_msg=name)
             others = [q for q in range(table.players) if q != p]
             changed += any(
                 not np.array_equal(other.observe(seats=q), played.observe(seats=q)) for q in others
@@ -285,36 +290,6 @@ def test_observation_ignores_hidden_cards(table) -> None:
             other.adopt()
             np.testing.assert_array_equal(other.legal_mask()[moving], played.legal_mask()[moving])
     assert changed >= 2 * table.players  # at least in the positions after the deal
-
-
-def redeal(games: GameBatch, p: int, rng: np.random.Generator, only: np.ndarray | None = None) -> GameBatch:
-    """A copy of ``games`` with every card seat ``p`` cannot place dealt again at random,
-    keeping every count and every publicly known card; the random state too (in the games
-    ``only`` selects, by default all)."""
-    other = games.copy()
-    s, phases = other.state, kernels_for(games.rules.spec).ruleset.PHASE_NAMES
-    for b in np.flatnonzero(np.ones(games.batch_size, bool) if only is None else only):
-        lo = min(int(s.stock_known[b]), int(s.stock_len[b])) if hasattr(s, "stock_known") else 0
-        hi = int(s.stock_len[b]) - (games.rules.spec.cut_cards if phases[s.phase[b]] == "cut" else 0)
-        known = getattr(s, "known", np.zeros_like(s.hand))  # cards publicly known in a hand
-        unseen = {q: s.hand[b, q] - known[b, q] for q in range(games.rules.num_players) if q != p}
-        fis = [f for f in range(s.fi.shape[1]) if s.fi_taker[b, f] < 0] if hasattr(s, "fi") else []
-        pool = [*s.stock[b, lo:hi], *(t for f in fis for t in s.fi[b, f])]
-        pool += [t for cards in unseen.values() for t in np.repeat(np.arange(len(cards)), cards)]
-        pool = rng.permutation(np.array(pool, dtype=s.stock.dtype))
-        s.stock[b, lo:hi], pool = pool[: hi - lo], pool[hi - lo :]
-        for f in fis:
-            s.fi[b, f], pool = pool[: s.fi.shape[2]], pool[s.fi.shape[2] :]
-        mover = int(getattr(s, "mover", s.to_move)[b])  # the turn's checkpoint hand is his
-        for q, cards in unseen.items():
-            new = known[b, q] + np.bincount(pool[: cards.sum()], minlength=len(cards))
-            pool = pool[cards.sum() :]
-            if q == mover and hasattr(s, "cp_hand"):
-                s.cp_hand[b] += (new - s.hand[b, q]).astype(s.cp_hand.dtype)
-            s.hand[b, q] = new
-        assert len(pool) == 0
-        s.rng[b] = rng.integers(0, 2**63, dtype=np.uint64)
-    return other
 
 
 # --- Gymnasium ---------------------------------------------------------------------

@@ -21,6 +21,7 @@ from kanaszta_env.engine import GameBatch
 from kanaszta_env.envs import KanasztaGymEnv, env
 from kanaszta_env.position import canonical, dump, load, load_batch
 
+from .conftest import representative
 from .positions import assert_round_trip, assert_same_game, biased_actions, phase_names, preference
 
 BATCH = 4
@@ -101,6 +102,21 @@ def test_a_loaded_position_plays_on_exactly_like_the_original(table) -> None:
             assert np.array_equal(games.step(actions).rewards, loaded.step(actions).rewards)
             for b in range(BATCH):
                 assert_same_game(games, b, loaded, b, f"(from {start}, game {b})")
+
+
+def test_load_batch_takes_one_game_and_rule_set_and_names_a_bad_position(table) -> None:
+    """``load_batch`` refuses an empty list, positions of two games or of two rule sets, and
+    says which function met an invalid document."""
+    doc = dump(after(table, 3, 10, size=1))
+    other = next(t for t in representative() if t.game != table.game)
+    with pytest.raises(ValueError, match="at least one"):
+        load_batch([])
+    with pytest.raises(ValueError, match="one game"):
+        load_batch([doc, dump(after(other, 3, 0, size=1))])
+    with pytest.raises(ValueError, match="one rule set"):
+        load_batch([doc, dump(after(table, 3, 10, size=1, max_turns=99))])
+    with pytest.raises(ValueError, match=r"load_batch.*phase"):
+        load_batch([doc, dict(doc, phase="nonsense")])
 
 
 def _paths(value: object, prefix: tuple = ()) -> list[tuple]:
