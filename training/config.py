@@ -145,6 +145,8 @@ class TrainConfig:
     """append one-hot hand sizes and canasta counts to the network input (training.features)"""
     hint: str = ""
     """bot whose choice the network also reads, as 200 one-hot inputs (agents.hinted; "" = none)"""
+    privileged_critic: bool = False
+    """the value network also reads the other seats' hands (training only; training.privileged)"""
 
     # --- evaluation and checkpoints ----------------------------------------------------
     eval_every: int = 500_000
@@ -207,7 +209,7 @@ class TrainConfig:
         if self.resume:  # lazy: reading a checkpoint needs the training extras
             from .hinted_env import check_resume_hint
 
-            check_resume_hint(self.resume, self.hint)
+            check_resume_hint(self.resume, self.hint, self.privileged_critic)
         self._check_opponents()
         if self.best_by and self.best_by not in bot_list(self.eval_bots):
             raise ValueError(f"best_by {self.best_by!r} is not one of the eval_bots {self.eval_bots!r}")

@@ -51,10 +51,15 @@ class HintedVecEnv(VecEnvWrapper):
         return self._hinted(obs), rewards, dones, infos
 
 
-def check_resume_hint(checkpoint: str | Path, hint: str) -> None:
-    """``ValueError`` unless the checkpoint was trained with the same ``hint`` ("" = none)."""
+def check_resume_hint(checkpoint: str | Path, hint: str, privileged: bool = False) -> None:
+    """``ValueError`` unless the checkpoint was trained with the same ``hint`` ("" = none) and
+    the same ``privileged_critic`` setting (:mod:`training.privileged`)."""
     data, _, _ = load_from_zip_file(checkpoint, device="cpu", load_data=True)
-    require_same_hint(checkpoint, getattr((data or {}).get("observation_space"), "hint", ""), hint)
+    space = (data or {}).get("observation_space")
+    require_same_hint(checkpoint, getattr(space, "hint", ""), hint)
+    if hasattr(space, "actor_space") != privileged:
+        said, now = (f"privileged_critic = {str(p).lower()}" for p in (not privileged, privileged))
+        raise ValueError(f"resume: {checkpoint} was trained with {said}, this run has {now}: use the same")
 
 
 def require_same_hint(checkpoint: str | Path, trained: str, hint: str) -> None:

@@ -65,6 +65,7 @@ class PPOAgent(Agent):
             if hasattr(policy, "pi_features_extractor")
             else policy.features_extractor
         )
+        extractor = getattr(extractor, "actor_extractor", extractor)  # training.privileged: the actor's part
         actor = nn.Sequential(
             copy.deepcopy(extractor),
             copy.deepcopy(policy.mlp_extractor.policy_net),

@@ -46,6 +46,7 @@ from .imitation import collect, fit, student_of
 from .lean_ppo import LeanMaskablePPO
 from .opponents import OpponentPool, PoolVecEnv, make_bot
 from .policy import PPOAgent, frozen_actor
+from .privileged import PrivilegedCriticPolicy, PrivilegedVecEnv, actor_view
 from .shaping_games import POTENTIALS
 
 
@@ -85,8 +86,10 @@ def build_env(config: TrainConfig, pool: OpponentPool, **env_kwargs: Any) -> tup
         win_bonus=config.win_bonus,
         step_cost=config.step_cost,
     )
-    if config.hint:  # outermost: shaping and the monitor read plain observations
+    if config.hint:  # outer: shaping and the monitor read plain observations
         env = HintedVecEnv(env, config.hint, base.action_masks)
+    if config.privileged_critic:  # outermost: the hidden block follows the actor's columns
+        env = PrivilegedVecEnv(env, base.envs)
     return env, base
 
 
@@ -96,6 +99,8 @@ def warm_start(config: TrainConfig, model: MaskablePPO, env: VecEnv, base: PoolV
     rounds: list[dict] = []
     for k in range(config.warm_start_rounds):
         student = student_of(model, seed=config.seed + k) if k else None
+        if student is not None and config.privileged_critic:
+            student = actor_view(student, env.observation_space.actor_size)  # type: ignore[attr-defined]
         with tqdm(
             total=config.warm_start_steps,
             desc=f"imitation {k + 1}/{config.warm_start_rounds}: {teacher.name} plays",
@@ -172,10 +177,14 @@ def build_model(config: TrainConfig, env: VecEnv, tb_dir: str | None) -> Maskabl
         return algorithm.load(config.resume, env=env, device="cpu", **settings)
     arch = [int(n) for n in config.net_arch]
     policy_kwargs: dict = {"net_arch": {"pi": arch, "vf": arch}}
-    if config.count_features:
+    policy: str | type = "MlpPolicy"
+    if config.privileged_critic:  # the critic also reads the hidden block (training.privileged)
+        policy = PrivilegedCriticPolicy
+        policy_kwargs["features_extractor_kwargs"] = {"count_features": config.count_features}
+    elif config.count_features:
         policy_kwargs["features_extractor_class"] = CountFeatures
     return algorithm(
-        "MlpPolicy",
+        policy,
         env,
         policy_kwargs=policy_kwargs,
         device="cpu",
