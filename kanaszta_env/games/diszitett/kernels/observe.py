@@ -70,12 +70,22 @@ TURN_SIZE = NUM_PICKUP_KINDS + 3 + NUM_WILD_TYPES + 4 + NUM_GROUPS * (1 + 1 + LO
 _INV_COPIES = (1.0 / TYPE_COPIES).astype(np.float32)
 #: copies in the deck of the card type held in each of a group's nine slots
 SLOT_COPIES = TYPE_COPIES[SLOT_TYPE[0]].astype(np.int64)
-_INV_SLOT_COPIES = (1.0 / SLOT_COPIES).astype(np.float32)
+#: 1 ÷ those copies over a seat's 108 group slots, and the scales of every group's ``View.laid``:
+#: a loop over one flat row from one flat source vectorises
+_INV_GROUP_COPIES = np.tile((1.0 / SLOT_COPIES).astype(np.float32), NUM_GROUPS)
+_GROUP_LAID_SCALES = np.tile(LAID_SCALES, NUM_GROUPS)
 
 
 @njit(inline="always")
 def _clip(x: float, lo: float, hi: float) -> float:
     return lo if x < lo else (hi if x > hi else x)
+
+
+@njit(inline="always")
+def _by_copies(counts: np.ndarray, out: np.ndarray) -> None:
+    """``out`` = counts by card type ÷ copies in the deck (a loop over slices alone vectorises)."""
+    for t in range(NUM_TYPES):
+        out[t] = counts[t] * _INV_COPIES[t]
 
 
 @njit(inline="always")
@@ -88,13 +98,14 @@ def _encode_table(v: View, cfg, o: np.ndarray, c: int) -> int:
     sizes = c + players * G * GROUP_SLOTS
     kinds = sizes + players * G
     for k in range(players):
+        cards = v.groups[k].reshape(G * GROUP_SLOTS)
+        out = o[c + k * G * GROUP_SLOTS : c + (k + 1) * G * GROUP_SLOTS]
+        for i in range(G * GROUP_SLOTS):
+            out[i] = cards[i] * _INV_GROUP_COPIES[i]
         for g in range(G):
-            base = c + (k * G + g) * GROUP_SLOTS
             size = 0
             for j in range(GROUP_SLOTS):
-                n = v.groups[k, g, j]
-                size += n
-                o[base + j] = n * _INV_SLOT_COPIES[j]  # no test: a zero writes the zero there
+                size += v.groups[k, g, j]
             # a group under construction may pass 8 cards until the discard
             o[sizes + k * G + g] = min(size / GROUP_SIZE_SCALE, 1.0)
             if size >= CANASTA_SIZE:
@@ -117,8 +128,7 @@ def _encode_table(v: View, cfg, o: np.ndarray, c: int) -> int:
         o[c + NUM_FREE_STATES * k + v.free[k]] = 1.0
     c += NUM_FREE_STATES * players
     for k in range(players):
-        for t in range(NUM_TYPES):
-            o[c + k * NUM_TYPES + t] = v.known[k, t] * _INV_COPIES[t]
+        _by_copies(v.known[k], o[c + k * NUM_TYPES : c + (k + 1) * NUM_TYPES])
     c += NUM_TYPES * players
     for k in range(players):
         o[c + k] = v.total[k] / target
@@ -150,13 +160,15 @@ def _encode_turn(v: View, o: np.ndarray, c: int) -> int:
         o[c + info[V.I_LIFTED]] = 1.0
         o[c + NUM_WILD_TYPES + info[V.I_LIFTED_FROM]] = 1.0
     c += NUM_WILD_TYPES + G
-    for g in range(G):
-        for j in range(LOCKED_KINDS):
-            o[c + LOCKED_KINDS * g + j] = v.locked[g, j] / WILDS_PUT_SCALE
+    locked = v.locked.reshape(G * LOCKED_KINDS)
+    out = o[c : c + G * LOCKED_KINDS]
+    for i in range(G * LOCKED_KINDS):
+        out[i] = locked[i] / WILDS_PUT_SCALE
     c += LOCKED_KINDS * G
-    for g in range(G):
-        for j in range(LAID_KINDS):
-            o[c + LAID_KINDS * g + j] = v.laid[g, j] / LAID_SCALES[j]
+    laid = v.laid.reshape(G * LAID_KINDS)
+    out = o[c : c + G * LAID_KINDS]
+    for i in range(G * LAID_KINDS):
+        out[i] = laid[i] / _GROUP_LAID_SCALES[i]
     c += LAID_KINDS * G
     o[c] = float(info[V.I_CHANGED])
     o[c + 1] = info[V.I_NEW_ACES] / NEW_ACES_SCALE
@@ -190,9 +202,8 @@ def encode_view(v: View, cfg, o: np.ndarray) -> int:
     o[c + 2] = float(info[V.I_HEART_ACES])
     c += 3
     # --- own hand, discard pile and stock ---------------------------------------------
-    for t in range(NUM_TYPES):
-        o[c + t] = v.hand[t] * _INV_COPIES[t]
-        o[c + NUM_TYPES + t] = v.pile[t] * _INV_COPIES[t]
+    _by_copies(v.hand, o[c : c + NUM_TYPES])
+    _by_copies(v.pile, o[c + NUM_TYPES : c + 2 * NUM_TYPES])
     c += 2 * NUM_TYPES
     top = info[V.I_TOP]
     if top >= 0:
@@ -209,9 +220,8 @@ def encode_view(v: View, cfg, o: np.ndarray) -> int:
     o[c] = info[V.I_STOCK_N] / DECK
     o[c + 1] = info[V.I_STOCK_KNOWN] / STOCK_KNOWN_SCALE
     c += 2
-    for t in range(NUM_TYPES):
-        o[c + t] = v.stock_bottom[t] * _INV_COPIES[t]
-        o[c + NUM_TYPES + t] = v.unknown[t] * _INV_COPIES[t]
+    _by_copies(v.stock_bottom, o[c : c + NUM_TYPES])
+    _by_copies(v.unknown, o[c + NUM_TYPES : c + 2 * NUM_TYPES])
     c += 2 * NUM_TYPES
     # --- every player's table, the current turn, the cut ---------------------------------
     c = _encode_table(v, cfg, o, c)

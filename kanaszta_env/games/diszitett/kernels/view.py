@@ -242,16 +242,24 @@ def _fill_seats(s, cfg, b: int, p: int, v: View) -> None:
     for k in range(P):
         q = (p + k) % P
         size = 0
+        known, hand = s.known[b, q], s.hand[b, q]
         for t in range(NUM_TYPES):
-            v.known[k, t] = s.known[b, q, t]
-            size += s.hand[b, q, t]  # public: the number of cards in a hand (not which cards)
-            if k > 0:
-                v.unknown[t] -= s.known[b, q, t]
+            v.known[k, t] = known[t]
+            size += hand[t]  # public: the number of cards in a hand (not which cards)
+        if k > 0:
+            for t in range(NUM_TYPES):
+                v.unknown[t] -= known[t]
         for g in range(NUM_GROUPS):
             for j in range(GROUP_SLOTS):
-                c = s.groups[b, q, g, j]
-                v.groups[k, g, j] = c
-                v.unknown[SLOT_TYPE[g, j]] -= c  # no test: cheaper than a mispredicted branch
+                v.groups[k, g, j] = s.groups[b, q, g, j]
+            for j in range(4):  # naturals; no test: cheaper than a mispredicted branch
+                v.unknown[SLOT_TYPE[g, j]] -= v.groups[k, g, j]  # (the wilds' group: -1, no card)
+        # the 2s and the joker lie in every group: one subtraction each, not a chain of twelve
+        for j in range(4, GROUP_SLOTS):
+            n = 0
+            for g in range(NUM_GROUPS):
+                n += v.groups[k, g, j]
+            v.unknown[SLOT_TYPE[0, j]] -= n
         v.unknown[HEART_ACE] -= s.sep_heart_aces[b, q]
         v.unknown[RED_THREES[0]] -= s.red_threes[b, q, 0]
         v.unknown[RED_THREES[1]] -= s.red_threes[b, q, 1]
