@@ -51,6 +51,7 @@ def build_ppo_config(config: TrainConfig, options: RLlibOptions) -> PPOConfig:
             gym_env_vectorize_mode="vector_entry_point",
             num_cpus_per_env_runner=options.num_cpus_per_env_runner,
             batch_mode="truncate_episodes",
+            sample_timeout_s=None,  # wait: a timed-out sample is dropped and sampled again (miscounted steps)
         )
         .learners(num_learners=options.num_learners, num_cpus_per_learner=1 if options.num_learners else 0)
         .training(
