@@ -124,6 +124,15 @@ def test_module_masks_illegal_actions(variant: str, players: int) -> None:
     assert module.compute_values(batch).shape == (5,)
 
 
+def test_the_privileged_critic_is_refused_before_ray_starts(tmp_path: Path) -> None:
+    from training.rllib.train import train_rllib
+
+    config = TrainConfig(run_dir=str(tmp_path / "run"), privileged_critic=True)
+    with pytest.raises(ValueError, match="privileged_critic is an option of the local trainer"):
+        train_rllib(config, RLlibOptions(num_cpus=2, num_env_runners=1))
+    assert not (tmp_path / "run").exists()
+
+
 def test_registry_refuses_a_missing_rllib_checkpoint(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="no RLlib checkpoint"):
         make_agent(f"rllib:{tmp_path / 'none'}")

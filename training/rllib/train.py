@@ -242,6 +242,8 @@ def train_rllib(config: TrainConfig, options: RLlibOptions) -> TrainResult:
     """Train as ``config`` and ``options`` say; write checkpoints and reports to ``config.run_dir``."""
     from .algo import build_ppo_config
 
+    if config.privileged_critic:  # the RLlib module has one input for actor and critic
+        raise ValueError("privileged_critic is an option of the local trainer, not of --backend rllib")
     torch.set_num_threads(max(1, config.torch_threads))
     started = time.time()
     if config.resume:
