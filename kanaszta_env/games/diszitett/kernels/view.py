@@ -42,6 +42,7 @@ from ....cards import (
     SLOT_TYPE,
     TYPE_GROUP,
     TYPE_WILD_SLOT,
+    WILD_SLOT0,
 )
 from ....core.borrow import borrow
 from ....core.common import opening_minimum
@@ -252,10 +253,10 @@ def _fill_seats(s, cfg, b: int, p: int, v: View) -> None:
         for g in range(NUM_GROUPS):
             for j in range(GROUP_SLOTS):
                 v.groups[k, g, j] = s.groups[b, q, g, j]
-            for j in range(4):  # naturals; no test: cheaper than a mispredicted branch
+            for j in range(WILD_SLOT0):  # naturals; no test: cheaper than a mispredicted branch
                 v.unknown[SLOT_TYPE[g, j]] -= v.groups[k, g, j]  # (the wilds' group: -1, no card)
         # the 2s and the joker lie in every group: one subtraction each, not a chain of twelve
-        for j in range(4, GROUP_SLOTS):
+        for j in range(WILD_SLOT0, GROUP_SLOTS):
             n = 0
             for g in range(NUM_GROUPS):
                 n += v.groups[k, g, j]
