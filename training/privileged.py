@@ -2,15 +2,17 @@
 
 An asymmetric actor-critic in the manner of PerfectDou (Guan et al. 2022): the value
 network also reads what the learner cannot see, the hands of every other seat (the
-``hand`` piece of their observations), which makes the value targets far less noisy, while the actor reads
-exactly what it reads without the option. Nothing of it outlives training: the
+``hand`` piece of their observations), so that its value targets need not average over
+them, while the actor reads exactly what it reads without the option (measured on
+Díszített 2p: no gain at equal decisions, docs/decisions.md). Nothing of it outlives training: the
 actor, its snapshots, evaluations and exports never see the hidden block.
 
 * :class:`PrivilegedVecEnv`, the outermost layer of the training VecEnv, appends the
   other seats' hands (in turn order after the seat to move) to the learner's own
   observation (and its hint): ``[own | hint | hidden]``. Hands only, not the seats'
-  whole observations: the rest is public and already in the learner's, and a block of
-  53 columns a seat instead of a thousand keeps the critic as cheap as without it.
+  whole observations: the rest is public and already in the learner's, and a hand's
+  columns (53 in Díszített, 14 in classic) instead of a whole observation's keep the
+  critic about as cheap as without it.
 * :class:`PrivilegedFeatures` applies the usual extractor (count features or none) to
   the learner's columns and passes the hidden block on after it.
 * :class:`PrivilegedCriticPolicy` is MaskablePPO's policy with an MLP extractor whose
