@@ -272,4 +272,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    # `python -m kanaszta_env.cli` runs this file as __main__; the commands raise the errors of
+    # the imported module kanaszta_env.cli, so its main must catch them
+    from kanaszta_env.cli import main as imported_main
+
+    raise SystemExit(imported_main())

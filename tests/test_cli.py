@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -256,6 +258,15 @@ def test_standalone_entry_points_share_the_error_handling(capsys) -> None:
     assert (
         err.startswith("python -m agents.cli tournament: error: argument --deals") and "Traceback" not in err
     )
+
+
+@pytest.mark.skipif(not HAS_TRAINING, reason="needs the training layer (sb3-contrib)")
+def test_python_dash_m_reports_errors_raised_in_other_modules(tmp_path: Path) -> None:
+    """`python -m kanaszta_env.cli` runs the module twice (as __main__ and as imported by the
+    commands): an error raised by a command must still be a usage error, not a traceback."""
+    argv = [sys.executable, "-m", "kanaszta_env.cli", "eval", str(tmp_path / "a.zip")]
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2 and "no checkpoint" in done.stderr and "Traceback" not in done.stderr
 
 
 def test_int_flag_types() -> None:
