@@ -75,7 +75,7 @@ def hand_columns(rules: Rules) -> slice:
 def other_seats(env: KanasztaVecEnv) -> np.ndarray:
     """``(N, (P - 1) * H)``: for each game of ``env``, the hands of the seats after the one
     to move (the learner's), in turn order, as their own observations encode them."""
-    games = env._games  # the VecEnv's GameBatch: observe(seats) is its public reading of any seat
+    games = env.games
     players = games.num_players
     mover = games.to_move
     hand = hand_columns(env.rules)

@@ -230,6 +230,12 @@ class KanasztaVecEnv(VecEnv):
         seat), e.g. for a compiled bot labelling the learners' decisions."""
         return self._games.views(self._games.anchor)
 
+    @property
+    def games(self) -> GameBatch:
+        """The :class:`~kanaszta_env.engine.GameBatch` this VecEnv steps, for reading any
+        seat (e.g. ``games.observe(seats)``); stepping it directly desynchronises the VecEnv."""
+        return self._games
+
     def close(self) -> None:
         pass
 
