@@ -31,9 +31,15 @@ def size(grp, g: int) -> int:
 
 
 @njit(cache=True)
+def is_canasta(grp, g: int) -> bool:
+    """Meld ``g`` is a canasta: of at least ``CANASTA`` cards, never the black threes (C6)."""
+    return g != T.BLACK_MELD and size(grp, g) >= T.CANASTA
+
+
+@njit(cache=True)
 def canasta_kind(grp, g: int) -> int:
     """The canasta kind of meld ``g`` from its composition (C6.1-C6.2), or KIND_NONE."""
-    if g == T.BLACK_MELD or size(grp, g) < T.CANASTA:
+    if not is_canasta(grp, g):
         return T.KIND_NONE
     if g == T.WILD_MELD:
         return T.KIND_WILD_JOKER if grp[g, T.JOKER_SLOT] > 0 else T.KIND_WILD_TWOS
@@ -42,8 +48,8 @@ def canasta_kind(grp, g: int) -> int:
 
 @njit(cache=True)
 def has_canasta(grp) -> bool:
-    for g in range(T.NUM_MELDS - 1):
-        if size(grp, g) >= T.CANASTA:
+    for g in range(T.NUM_MELDS):
+        if is_canasta(grp, g):
             return True
     return False
 

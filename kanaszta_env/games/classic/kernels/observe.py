@@ -6,10 +6,14 @@ hidden card of another seat, the partner included (C2.9).
 
 Seats and sides are relative: the observer first, then in turn order; his
 side first, then the others in side order after it.
+
+A count ÷ copies is written as count × (1 ÷ copies): the same float32 for every
+count a deck holds (three decks included, where 1/12 is inexact), with no division.
 """
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from ....core.borrow import borrow
@@ -17,11 +21,12 @@ from ....core.common import opening_minimum
 from ....core.config import CFG_MAX_HANDS, CFG_MAX_TURNS, CFG_PLAYERS
 from ....rules_classic import CC_DECKS, CC_SIDES
 from ..observation import HAND_SIZE_SCALE, OPENING_SCALE, SCORE_SCALE, classic_pieces
-from .melds import has_canasta, naturals
-from .tables import JOKER_SLOT, KIND_OF, MAX_DECK, NUM_MELDS, TWO_SLOT0
+from .melds import is_canasta, naturals
+from .tables import BLACK_MELD, JOKER_SLOT, JOKER_TYPE, KIND_OF, MAX_DECK, NUM_MELDS, TWO_SLOT0
 
 NUM_KINDS = 14
-KIND_BLACK_THREE, KIND_TWO, KIND_JOKER = 11, 12, 13
+KIND_BLACK_THREE, KIND_JOKER = 11, 13
+_GROUPS = JOKER_TYPE // 4  # the types before the joker, four to a group (a rank's suits)
 
 
 class _Size:
@@ -39,11 +44,10 @@ def observation_size(players: int, sides: int) -> int:
 
 
 @njit(inline="always")
-def _copies(kind: int, decks: int) -> float:
-    """Copies of a card kind in the deck: 4 of a rank per deck, 2 black threes, 4 twos, 2 jokers."""
-    if kind in (KIND_BLACK_THREE, KIND_JOKER):
-        return 2.0 * decks
-    return 4.0 * decks
+def _per_copy(kind: int, per_rank: float, per_pair: float) -> float:
+    """1 ÷ the copies of a card kind in the deck: ``per_pair`` for the black threes and the
+    jokers (2 a deck), else ``per_rank`` (4 of a rank a deck, the twos too)."""
+    return per_pair if kind in (KIND_BLACK_THREE, KIND_JOKER) else per_rank
 
 
 @njit(inline="always")
@@ -52,20 +56,32 @@ def _clip(x: float, low: float) -> float:
 
 
 @njit(inline="always")
-def _kinds(counts, out, start: int, decks: int) -> None:
-    """Counts of the 53 card types by kind, each ÷ the kind's copies."""
+def _count(counts) -> int:
+    """Cards in a row of 53 type counts."""
+    n = 0
     for t in range(counts.shape[0]):
-        k = KIND_OF[t]
-        if k >= 0 and counts[t] > 0:
-            out[start + k] += counts[t] / _copies(k, decks)
+        n += counts[t]
+    return n
 
 
 @njit(inline="always")
-def _hand_size(s, b: int, q: int) -> int:
-    n = 0
-    for t in range(s.hand.shape[2]):
-        n += s.hand[b, q, t]
-    return n
+def _kinds(counts, out, start: int, per_rank: float, per_pair: float) -> None:
+    """Counts of the 53 card types by kind, each ÷ the kind's copies (slots left 0 for no card).
+
+    A kind's types are added in type order, rounding to float32 after each: with three
+    decks (1/12 inexact) the rounded sum depends on that order, which the values keep."""
+    if _count(counts) == 0:  # the known and locked cards, mostly
+        return
+    for g in range(_GROUPS):
+        t = 4 * g
+        k = KIND_OF[t]
+        per = _per_copy(k, per_rank, per_pair)
+        x = np.float32(0.0)
+        for u in range(t, t + 4):
+            if KIND_OF[u] == k:  # the threes' group holds the red threes, of no kind
+                x = np.float32(x + counts[u] * per)
+        out[start + k] = x
+    out[start + KIND_JOKER] = counts[JOKER_TYPE] * per_pair
 
 
 @njit(inline="always")
@@ -75,29 +91,32 @@ def _encode_sides_and_pile(s, cfg, b: int, p: int, out, i: int) -> int:
     players = cfg[CFG_PLAYERS]
     sides = cfg[CC_SIDES]
     decks = cfg[CC_DECKS]
+    per_rank, per_pair = 1.0 / (4.0 * decks), 1.0 / (2.0 * decks)
     deck = MAX_DECK * decks / 3.0
     own = s.side_of[b, p]
-    # every side's melds, then red threes, opened, canasta, totals, hand scores
-    for r in range(sides):
-        grp = s.groups[b, (own + r) % sides]
-        for g in range(NUM_MELDS):
-            first = KIND_BLACK_THREE if g == NUM_MELDS - 1 else 0
-            twos = grp[g, TWO_SLOT0] + grp[g, TWO_SLOT0 + 1] + grp[g, TWO_SLOT0 + 2] + grp[g, TWO_SLOT0 + 3]
-            out[i] = naturals(grp, g) / _copies(first, decks)
-            out[i + 1] = twos / _copies(KIND_TWO, decks)
-            out[i + 2] = grp[g, JOKER_SLOT] / _copies(KIND_JOKER, decks)
-            i += 3
+    flags = i + 3 * NUM_MELDS * sides  # red threes, opened, canasta, totals, hand scores
     for r in range(sides):
         d = (own + r) % sides
-        out[i + r] = s.red_threes[b, d] / (2.0 * decks)
-        out[i + sides + r] = 1.0 if s.opened[b, d] else 0.0
-        out[i + 2 * sides + r] = 1.0 if has_canasta(s.groups[b, d]) else 0.0
+        grp = s.groups[b, d]
+        canasta = False
+        for g in range(NUM_MELDS):  # naturals (the black-three meld: its threes), 2s, jokers
+            natural = naturals(grp, g)
+            twos = grp[g, TWO_SLOT0] + grp[g, TWO_SLOT0 + 1] + grp[g, TWO_SLOT0 + 2] + grp[g, TWO_SLOT0 + 3]
+            jokers = grp[g, JOKER_SLOT]
+            out[i] = natural * (per_pair if g == BLACK_MELD else per_rank)
+            out[i + 1] = twos * per_rank
+            out[i + 2] = jokers * per_pair
+            canasta |= is_canasta(grp, g)
+            i += 3
+        out[flags + r] = s.red_threes[b, d] * per_pair
+        out[flags + sides + r] = 1.0 if s.opened[b, d] else 0.0
+        out[flags + 2 * sides + r] = 1.0 if canasta else 0.0
         for q in range(players):  # totals and hand scores are kept per seat, equal within a side
             if s.side_of[b, q] == d:
-                out[i + 3 * sides + r] = _clip(s.totals[b, q] / SCORE_SCALE, -1.0)
-                out[i + 4 * sides + r] = _clip(s.hand_scores[b, q] / SCORE_SCALE, -1.0)
+                out[flags + 3 * sides + r] = _clip(s.totals[b, q] / SCORE_SCALE, -1.0)
+                out[flags + 4 * sides + r] = _clip(s.hand_scores[b, q] / SCORE_SCALE, -1.0)
                 break
-    i += 5 * sides
+    i = flags + 5 * sides
     # the discard pile
     n = s.pile_len[b]
     if n > 0 and KIND_OF[s.pile[b, n - 1]] >= 0:
@@ -110,7 +129,7 @@ def _encode_sides_and_pile(s, cfg, b: int, p: int, out, i: int) -> int:
     for k in range(n):
         kind = KIND_OF[s.pile[b, k]]
         if kind >= 0:
-            out[i + kind] += 1.0 / _copies(kind, decks)
+            out[i + kind] += _per_copy(kind, per_rank, per_pair)
     i += NUM_KINDS
     out[i] = 1.0 if s.pile_wilds[b] > 0 else 0.0
     i += 1
@@ -124,6 +143,7 @@ def encode_one(s, cfg, b: int, p: int, out) -> int:
     out[:] = 0.0
     players = cfg[CFG_PLAYERS]
     decks = cfg[CC_DECKS]
+    per_rank, per_pair = 1.0 / (4.0 * decks), 1.0 / (2.0 * decks)
     deck = MAX_DECK * decks / 3.0
     i = 0
     # phase, mover, deciding, asked, progress, stock, opening minimum
@@ -144,13 +164,13 @@ def encode_one(s, cfg, b: int, p: int, out) -> int:
     out[i] = _clip(opening_minimum(s.totals, cfg, b, p) / OPENING_SCALE, 0.0)
     i += 1
     # own hand; every seat's hand size; the other seats' publicly known cards
-    _kinds(s.hand[b, p], out, i, decks)
+    _kinds(s.hand[b, p], out, i, per_rank, per_pair)
     i += NUM_KINDS
     for r in range(players):
-        out[i + r] = _clip(_hand_size(s, b, (p + r) % players) / HAND_SIZE_SCALE, 0.0)
+        out[i + r] = _clip(_count(s.hand[b, (p + r) % players]) / HAND_SIZE_SCALE, 0.0)
     i += players
     for r in range(1, players):
-        _kinds(s.known[b, (p + r) % players], out, i, decks)
+        _kinds(s.known[b, (p + r) % players], out, i, per_rank, per_pair)
         i += NUM_KINDS
     # partners, the seat sitting out, who laid cards earlier in the hand
     own = s.side_of[b, p]
@@ -173,7 +193,7 @@ def encode_one(s, cfg, b: int, p: int, out) -> int:
     i += 1
     out[i] = 1.0 if s.changed[b] > 0 else 0.0
     i += 1
-    _kinds(s.pile_locked[b], out, i, decks)
+    _kinds(s.pile_locked[b], out, i, per_rank, per_pair)
     i += NUM_KINDS
     return i
 
