@@ -229,3 +229,26 @@ def test_observation_buffers_hand_out_only_arrays_nobody_holds() -> None:
     del a
     again = buffers.take()
     assert again is old_a()
+
+
+def test_large_batch_streams_the_same_rows() -> None:
+    """A batch beyond STREAM_BYTES is encoded row by row into a scratch row and streamed out:
+    the same bytes as the plain writes of small batches, whatever the rows' alignment."""
+    from kanaszta_env.games.diszitett.kernels.observe import STREAM_BYTES, encode_games
+
+    rules = Rules(variant="2003-01", num_players=3)
+    size = observation_size(rules)
+    n = STREAM_BYTES // (4 * size) + 3
+    batch = GameBatch(rules, n, auto_reset=True, illegal="penalty")
+    batch.reset(seed=4)
+    for _ in range(40):  # the first legal action: cut, draws, melds and discards
+        batch.step(batch.legal_mask().argmax(axis=1))
+    s, cfg = batch.state, rules.to_config()
+    rows, seats = np.arange(n), (np.arange(n) % 3).astype(np.int64)
+    flat = np.full(n * size + 1, 7.0, np.float32)
+    streamed = flat[1:].reshape(n, size)  # rows that start off a cache line
+    encode_games(s, cfg, rows, seats, streamed)
+    plain = np.full((n, size), 7.0, np.float32)
+    for a in range(0, n, 256):
+        encode_games(s, cfg, rows[a : a + 256], seats[a : a + 256], plain[a : a + 256])
+    assert plain.tobytes() == streamed.tobytes() and flat[0] == 7.0

@@ -13,7 +13,7 @@ i.e. inside the kernel call; they must never be returned or stored.
 
 from __future__ import annotations
 
-from numba.core import types
+from numba.core import cgutils, types
 from numba.extending import intrinsic
 from numba.np.arrayobj import make_array, populate_array
 
@@ -36,3 +36,27 @@ def borrow(typingctx, state):
         return out
 
     return state(state), codegen
+
+
+@intrinsic
+def flat(typingctx, a):
+    """A C-contiguous array as one flat row over the same memory, with no reference count
+    (valid while ``a`` is, as :func:`borrow`'s arrays): ``reshape`` calls into the runtime, and a
+    flat loop over a flat source vectorises where nested ones do not."""
+    if not isinstance(a, types.Array) or a.layout != "C":
+        return None
+    out_type = a.copy(ndim=1)
+
+    def codegen(context, builder, sig, args):
+        src = make_array(a)(context, builder, args[0])
+        dst = make_array(out_type)(context, builder)
+        size = context.get_constant(types.intp, 1)
+        for dim in cgutils.unpack_tuple(builder, src.shape, a.ndim):
+            size = builder.mul(size, dim)
+        itemsize = context.get_constant(types.intp, context.get_abi_sizeof(context.get_data_type(a.dtype)))
+        shape = cgutils.pack_array(builder, [size])
+        strides = cgutils.pack_array(builder, [itemsize])
+        populate_array(dst, data=src.data, shape=shape, strides=strides, itemsize=src.itemsize, meminfo=None)
+        return dst._getvalue()
+
+    return out_type(a), codegen

@@ -21,8 +21,9 @@ import numpy as np
 from numba import njit
 
 from ....cards import GROUP_SLOTS, NUM_GROUPS, NUM_TYPES, SLOT_TYPE
-from ....core.borrow import borrow
+from ....core.borrow import borrow, flat
 from ....core.config import CFG_EPISODE_GAME, CFG_MAX_HANDS, CFG_MAX_TURNS, CFG_PLAYERS, CFG_TARGET
+from ....core.stream import STREAM_BYTES, fence, stream_row
 from . import view as V
 from .legal import is_frozen
 from .melds import canasta_kind, opening_value
@@ -98,7 +99,7 @@ def _encode_table(v: View, cfg, o: np.ndarray, c: int) -> int:
     sizes = c + players * G * GROUP_SLOTS
     kinds = sizes + players * G
     for k in range(players):
-        cards = v.groups[k].reshape(G * GROUP_SLOTS)
+        cards = flat(v.groups[k])
         out = o[c + k * G * GROUP_SLOTS : c + (k + 1) * G * GROUP_SLOTS]
         for i in range(G * GROUP_SLOTS):
             out[i] = cards[i] * _INV_GROUP_COPIES[i]
@@ -160,12 +161,12 @@ def _encode_turn(v: View, o: np.ndarray, c: int) -> int:
         o[c + info[V.I_LIFTED]] = 1.0
         o[c + NUM_WILD_TYPES + info[V.I_LIFTED_FROM]] = 1.0
     c += NUM_WILD_TYPES + G
-    locked = v.locked.reshape(G * LOCKED_KINDS)
+    locked = flat(v.locked)
     out = o[c : c + G * LOCKED_KINDS]
     for i in range(G * LOCKED_KINDS):
         out[i] = locked[i] / WILDS_PUT_SCALE
     c += LOCKED_KINDS * G
-    laid = v.laid.reshape(G * LAID_KINDS)
+    laid = flat(v.laid)
     out = o[c : c + G * LAID_KINDS]
     for i in range(G * LAID_KINDS):
         out[i] = laid[i] / _GROUP_LAID_SCALES[i]
@@ -187,7 +188,7 @@ def encode_view(v: View, cfg, o: np.ndarray) -> int:
     number of slots written (the layout of :mod:`kanaszta_env.games.diszitett.observation`)."""
     players = cfg[CFG_PLAYERS]
     info = v.info
-    o[:] = 0.0
+    o[:] = 0.0  # one memset of the row: cheaper than clearing the sparse pieces one by one
     c = 0
     # --- flow ----------------------------------------------------------------------
     o[c + info[V.I_PHASE]] = 1.0
@@ -243,14 +244,22 @@ def encode_games(s, cfg, games: np.ndarray, seats: np.ndarray, out: np.ndarray) 
 
     One function body loops over the rows (:func:`fill_view` and
     :func:`encode_view` are inlined): a call that receives the 41-array state
-    costs more than a row's encoding."""
+    costs more than a row's encoding. A batch larger than :data:`STREAM_BYTES`
+    encodes each row in a scratch row, then streams it out."""
     s = borrow(s)  # no reference counting inside the kernel (core/borrow.py)
+    o = borrow((out,))[0]
     scratch = np.empty(view_size(cfg[CFG_PLAYERS]), np.int64)  # fill_view writes every entry
     w = view_in(borrow((scratch,))[0], cfg[CFG_PLAYERS])
+    stream = games.shape[0] * out.shape[1] * 4 > STREAM_BYTES
+    row = np.empty(out.shape[1] if stream else 0, np.float32)
     c = 0
     for i in range(games.shape[0]):
         fill_view(s, cfg, games[i], seats[i], w)
-        c = encode_view(w, cfg, out[i])
+        c = encode_view(w, cfg, row if stream else o[i])
+        if stream:
+            stream_row(o[i], row)
+    if stream:
+        fence()
     scratch[0] = 0  # the buffer stays alive while its borrowed slices are in use
     return c
 
@@ -265,7 +274,8 @@ def encode_batch(s, cfg, players: np.ndarray, out: np.ndarray) -> int:
 def encode_views(v: View, cfg, out: np.ndarray) -> int:
     """Row ``i`` of ``out`` = the observation of row ``i`` of the batched view ``v``."""
     v = borrow(v)
+    o = borrow((out,))[0]
     c = 0
     for i in range(out.shape[0]):
-        c = encode_view(view_row(v, i), cfg, out[i])
+        c = encode_view(view_row(v, i), cfg, o[i])
     return c

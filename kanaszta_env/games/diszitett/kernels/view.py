@@ -36,15 +36,18 @@ from kanaszta_env.variants import shared_type  # absolute: the installed package
 from ....cards import (
     GROUP_SLOTS,
     HEART_ACE,
+    JOKER_SLOT,
     NUM_GROUPS,
     NUM_TYPES,
     RED_THREES,
     SLOT_TYPE,
     TYPE_GROUP,
     TYPE_WILD_SLOT,
+    WILD_GROUP,
     WILD_SLOT0,
+    WILD_TYPES,
 )
-from ....core.borrow import borrow
+from ....core.borrow import borrow, flat
 from ....core.common import opening_minimum
 from ....core.config import (
     CFG_EPISODE_GAME,
@@ -243,24 +246,16 @@ def _fill_seats(s, cfg, b: int, p: int, v: View) -> None:
     for k in range(P):
         q = (p + k) % P
         size = 0
-        known, hand = s.known[b, q], s.hand[b, q]
+        known, hand, seen = s.known[b, q], s.hand[b, q], v.known[k]
         for t in range(NUM_TYPES):
-            v.known[k, t] = known[t]
+            seen[t] = known[t]
             size += hand[t]  # public: the number of cards in a hand (not which cards)
         if k > 0:
             for t in range(NUM_TYPES):
                 v.unknown[t] -= known[t]
-        for g in range(NUM_GROUPS):
-            for j in range(GROUP_SLOTS):
-                v.groups[k, g, j] = s.groups[b, q, g, j]
-            for j in range(WILD_SLOT0):  # naturals; no test: cheaper than a mispredicted branch
-                v.unknown[SLOT_TYPE[g, j]] -= v.groups[k, g, j]  # (the wilds' group: -1, no card)
-        # the 2s and the joker lie in every group: one subtraction each, not a chain of twelve
-        for j in range(WILD_SLOT0, GROUP_SLOTS):
-            n = 0
-            for g in range(NUM_GROUPS):
-                n += v.groups[k, g, j]
-            v.unknown[SLOT_TYPE[0, j]] -= n
+        groups, table = flat(s.groups[b, q]), flat(v.groups[k])
+        for i in range(NUM_GROUPS * GROUP_SLOTS):
+            table[i] = groups[i]
         v.unknown[HEART_ACE] -= s.sep_heart_aces[b, q]
         v.unknown[RED_THREES[0]] -= s.red_threes[b, q, 0]
         v.unknown[RED_THREES[1]] -= s.red_threes[b, q, 1]
@@ -277,6 +272,26 @@ def _fill_seats(s, cfg, b: int, p: int, v: View) -> None:
         v.tax_bracket[k] = tax_bracket(total)
         v.minimum[k] = opening_minimum(s.totals, cfg, b, q)
         v.last_score[k] = _clip(s.hand_scores[b, q], -int(HAND_SCORE_SCALE), int(HAND_SCORE_SCALE))
+    # the cards on the table: a group's naturals are four consecutive types; the wilds
+    # are summed over every table first (in registers), one subtraction per wild type
+    w0 = w1 = w2 = w3 = w4 = 0
+    for q in range(P):
+        table = flat(s.groups[b, q])
+        for g in range(WILD_GROUP):  # the wilds' group (the last) holds no naturals
+            t = SLOT_TYPE[g, 0]
+            for j in range(WILD_SLOT0):
+                v.unknown[t + j] -= table[GROUP_SLOTS * g + j]
+        for at in range(WILD_SLOT0, NUM_GROUPS * GROUP_SLOTS, GROUP_SLOTS):
+            w0 += table[at]
+            w1 += table[at + 1]
+            w2 += table[at + 2]
+            w3 += table[at + 3]
+            w4 += table[at + 4]
+    v.unknown[WILD_TYPES[0]] -= w0
+    v.unknown[WILD_TYPES[1]] -= w1
+    v.unknown[WILD_TYPES[2]] -= w2
+    v.unknown[WILD_TYPES[3]] -= w3
+    v.unknown[WILD_TYPES[4]] -= w4
 
 
 @njit(inline="always")
@@ -284,37 +299,38 @@ def _fill_turn(s, b: int, v: View) -> None:
     """The current turn's entries (public: everybody sees what the mover does);
     empty in the cut phase and after the end."""
     info = v.info
-    v.locked[:] = 0
-    v.laid[:] = 0
-    info[I_PICKUP_KIND] = -1
-    info[I_PICKUP_GROUP] = -1
-    info[I_PICKUP_FROM_HAND] = 0
-    info[I_PICKUP_SIZE] = 0
-    info[I_LIFTED] = -1
-    info[I_LIFTED_FROM] = -1
-    info[I_CHANGED] = 0
-    info[I_NEW_ACES] = 0
     phase = s.phase[b]
     if phase in (PHASE_OVER, PHASE_CUT):
+        flat(v.locked)[:] = 0
+        flat(v.laid)[:] = 0
+        info[I_PICKUP_KIND] = -1
+        info[I_PICKUP_GROUP] = -1
+        info[I_PICKUP_FROM_HAND] = 0
+        info[I_PICKUP_SIZE] = 0
+        info[I_LIFTED] = -1
+        info[I_LIFTED_FROM] = -1
+        info[I_CHANGED] = 0
+        info[I_NEW_ACES] = 0
         return
     mover = s.to_move[b]
     info[I_PICKUP_KIND] = s.pickup_kind[b]
-    if s.pickup_card[b] >= 0:
-        info[I_PICKUP_GROUP] = TYPE_GROUP[s.pickup_card[b]]
+    info[I_PICKUP_GROUP] = TYPE_GROUP[s.pickup_card[b]] if s.pickup_card[b] >= 0 else -1
     info[I_PICKUP_FROM_HAND] = min(s.pickup_from_hand[b], int(PICKUP_FROM_HAND_SCALE))
     info[I_PICKUP_SIZE] = s.pickup_size[b]
-    if s.lifted[b] >= 0:
-        info[I_LIFTED] = TYPE_WILD_SLOT[s.lifted[b]]
-        info[I_LIFTED_FROM] = s.lifted_from[b]
+    lifted = s.lifted[b]
+    info[I_LIFTED] = TYPE_WILD_SLOT[lifted] if lifted >= 0 else -1
+    info[I_LIFTED_FROM] = s.lifted_from[b] if lifted >= 0 else -1
+    locked, put = flat(v.locked), flat(s.locked[b])
+    for i in range(NUM_GROUPS * LOCKED_KINDS):
+        locked[i] = put[i]
+    groups, checkpoint = s.groups[b, mover], s.cp_groups[b]
     for g in range(NUM_GROUPS):
-        v.locked[g, 0] = s.locked[b, g, 0]
-        v.locked[g, 1] = s.locked[b, g, 1]
         dn = 0
         ds = 0
-        for j in range(4):
-            dn += s.groups[b, mover, g, j] - s.cp_groups[b, g, j]
-            ds += s.groups[b, mover, g, 4 + j] - s.cp_groups[b, g, 4 + j]
-        dj = s.groups[b, mover, g, 8] - s.cp_groups[b, g, 8]
+        for j in range(WILD_SLOT0):
+            dn += groups[g, j] - checkpoint[g, j]
+            ds += groups[g, WILD_SLOT0 + j] - checkpoint[g, WILD_SLOT0 + j]
+        dj = groups[g, JOKER_SLOT] - checkpoint[g, JOKER_SLOT]
         v.laid[g, 0] = max(dn, 0)
         v.laid[g, 1] = max(ds, 0)
         v.laid[g, 2] = max(dj, 0)
