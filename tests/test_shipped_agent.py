@@ -64,8 +64,8 @@ def test_every_shipped_policy_is_small_and_plays_its_table(table: str) -> None:
 @pytest.mark.parametrize(
     ("rules", "message"),
     [
-        (Rules(num_players=3), r"no ppo agent is shipped for .*\(2003-02\) with 3 players \(shipped: 2003"),
-        (Rules(variant="sk", num_players=5), r"no ppo agent is shipped for .*\(sk\) with 5 players"),
+        (Rules(variant="pl", num_players=3), r"no ppo agent is shipped for .*\(pl\) with 3 players \(shipped: 2003"),
+        (Rules(variant="sk", num_players=3), r"no ppo agent is shipped for .*\(sk\) with 3 players"),
     ],
 )
 def test_the_shipped_policy_refuses_other_games(rules: Rules, message: str) -> None:
