@@ -63,31 +63,18 @@ def test_r1_2_bad_token_in_a_list_is_named():
         parse_cards("AH")  # a string is not a list of cards
 
 
-def test_r1_1_deck_composition():
+def test_r1_1_r1_3_r1_4_deck_composition_and_card_classes():
     assert int(TYPE_COPIES.sum()) == DECK_SIZE == 112
     deck = counts_to_cards(TYPE_COPIES)
-    assert len(deck) == 112
-    assert deck.count("JK") == 8
-    for name in ALL_NAMES[:-1]:
-        assert deck.count(name) == 2, name
-    assert set(deck) == set(ALL_NAMES)
-
-
-def test_r1_3_r1_4_card_classes():
-    wilds = {n for n in ALL_NAMES if IS_WILD[parse_card(n)]}
-    assert wilds == {"2S", "2H", "2D", "2C", "JK"}
+    assert {name: deck.count(name) for name in ALL_NAMES} == {
+        name: 8 if name == "JK" else 2 for name in ALL_NAMES
+    }
+    assert {n for n in ALL_NAMES if IS_WILD[parse_card(n)]} == {"2S", "2H", "2D", "2C", "JK"}
     assert {n for n in ALL_NAMES if IS_RED_THREE[parse_card(n)]} == {"3H", "3D"}
     assert {n for n in ALL_NAMES if IS_BLACK_THREE[parse_card(n)]} == {"3S", "3C"}
 
 
 def test_r1_6_values_table():
-    for name in ALL_NAMES:
-        if name == "JK":
-            expected = 50
-        elif name in ("3S", "3C"):
-            expected = -100
-        elif name in ("3H", "3D"):
-            expected = 0
-        else:
-            expected = RANK_VALUE[name[:-1]]
-        assert CARD_VALUE[parse_card(name)] == expected, name
+    special = {"JK": 50, "3S": -100, "3C": -100, "3H": 0, "3D": 0}
+    expected = {name: special[name] if name in special else RANK_VALUE[name[:-1]] for name in ALL_NAMES}
+    assert {name: CARD_VALUE[parse_card(name)] for name in ALL_NAMES} == expected

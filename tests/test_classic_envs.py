@@ -5,25 +5,22 @@ Here: the six-player 3x2 seating (a rule option, not a table) under PettingZoo's
 tests; the partner's answer to "may I go out?" as a decision of the partner's
 seat in the AEC env (C12.5); who plays the learner's partner in the
 single-learner envs; the declared observation layout against the state; the
-generated pages; the rendered sides.
+rendered sides.
 """
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import gymnasium as gym
 import numpy as np
 import pytest
 from classic_helpers import reach_question
+from conformance.positions import after
 from pettingzoo.test import api_test, seed_test
 
-from kanaszta_env import GameBatch, Rules
+from kanaszta_env.cards import TYPE_NAMES
 from kanaszta_env.envs import KanasztaGymEnv, env
 from kanaszta_env.games.classic.actions import ACTION_NAMES, KIND_NAMES, action_from_name
 from kanaszta_env.observation import observation_size, split
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_pettingzoo_api_and_seed_tests_six_players_3x2():
@@ -58,26 +55,27 @@ def test_c12_5_partner_answers_in_the_aec_env():
     assert legal == {"withdraw"}  # "no": he may not go out this turn (C12.5)
 
 
-def test_partner_choice_in_the_single_learner_envs():
-    """partner="copy" (default): the learner decides for his partner too; a bot partner: never."""
-    # a copy of the learner: he also decides for his partner, from the partner's seat
-    copy = KanasztaGymEnv(variant="pl", num_players=4, learner_seat=0)
-    _, info = copy.reset(seed=4)
-    deciding = set()
-    for _ in range(400):
-        _, _, term, trunc, info = copy.step(int(np.flatnonzero(info["action_mask"])[0]))
-        if term or trunc:
-            _, info = copy.reset()
-        deciding.add(info["deciding_seat"])
-    assert deciding == {0, 2}
-    # a bot partner: the learner only ever decides for himself
-    bot = KanasztaGymEnv(variant="pl", num_players=4, partner="random", learner_seat="random")
-    _, info = bot.reset(seed=4)
-    for _ in range(400):
-        assert info["deciding_seat"] == info["learner_seat"]
-        _, _, term, trunc, info = bot.step(int(np.flatnonzero(info["action_mask"])[-1]))
-        if term or trunc:
-            _, info = bot.reset()
+@pytest.mark.parametrize(
+    ("variant", "players", "partner"), [("pl", 4, "copy"), ("sk", 5, "copy"), ("pl", 4, "random")]
+)
+def test_who_decides_in_the_single_learner_envs(variant: str, players: int, partner: str):
+    """partner="copy" (default): the learner decides for his partners too, from their seats,
+    in every seat (sk 5p, C2.4: trio against pair); a bot partner: the learner only ever
+    decides for himself."""
+    e = KanasztaGymEnv(variant=variant, num_players=players, partner=partner, learner_seat="random")
+    sides = e.rules.sides()
+    seats, for_partners = set(), 0
+    for seed in range(12):
+        _, info = e.reset(seed=seed)
+        seats.add(info["learner_seat"])
+        for _ in range(120):
+            deciding, learner = info["deciding_seat"], info["learner_seat"]
+            assert sides[deciding] == sides[learner] if partner == "copy" else deciding == learner
+            for_partners += deciding != learner
+            _, _, term, trunc, info = e.step(int(np.flatnonzero(info["action_mask"])[0]))
+            if term or trunc:
+                break
+    assert len(seats) >= 3 and (for_partners > 0) == (partner == "copy")
 
 
 def test_partner_and_opponent_options_are_checked():
@@ -90,51 +88,21 @@ def test_partner_and_opponent_options_are_checked():
         KanasztaGymEnv(variant="pl", num_players=4, opponents=["random"] * 3)
 
 
-def test_sk_five_players_learner_side_in_every_seat():
-    """sk 5p (C2.4): trio against pair; with partner="copy" every decision is a learner-side seat's."""
-    e = KanasztaGymEnv(variant="sk", num_players=5, learner_seat="random")
-    sides = e.rules.sides()
-    seats = set()
-    for seed in range(12):
-        _, info = e.reset(seed=seed)
-        seats.add(info["learner_seat"])
-        for _ in range(150):
-            assert sides[info["deciding_seat"]] == sides[info["learner_seat"]]
-            _, _, term, trunc, info = e.step(int(np.flatnonzero(info["action_mask"])[0]))
-            if term or trunc:
-                break
-    assert len(seats) >= 3
-
-
 def test_observation_pieces_match_the_state():
     """The declared pieces hold what the state says (docs/observation-classic.md)."""
-    rules = Rules(variant="sk", num_players=6, six_player_sides="3x2")
-    games = GameBatch(rules, batch_size=16)
-    games.reset(seed=3)
-    rng = np.random.default_rng(3)
+    games = after(3, 200, 16, variant="sk", num_players=6, six_player_sides="3x2")
+    rules, s = games.rules, games.state
     copies = np.array([12] * 11 + [6, 12, 6], dtype=np.float64)  # 162 cards: 3 decks (C1.1)
-    kind_of = {name: k for k, name in enumerate(KIND_NAMES)}
-    from kanaszta_env.cards import TYPE_NAMES
-
-    def kind(t: int) -> int | None:
-        name = TYPE_NAMES[t]
-        rank = "JK" if name == "JK" else name[:-1]
-        if rank == "3":
-            return kind_of["3"] if name[-1] in "SC" else None
-        return kind_of[rank]
-
-    for _ in range(200):
-        mask = games.legal_mask()
-        games.step((rng.random(mask.shape) * mask).argmax(axis=1))  # uniformly random legal actions
-    s = games.state
+    # the kind of each card type: its rank's, a black three's; red threes (None) have none
+    rank = {name: "JK" if name == "JK" else name[:-1] for name in TYPE_NAMES}
+    kind = [None if name in ("3H", "3D") else KIND_NAMES.index(rank[name]) for name in TYPE_NAMES]
     for seat in range(6):
         pieces = split(games.observe(seats=seat), rules)
         for b in range(16):
             hand = np.zeros(14)
             for t in np.flatnonzero(s.hand[b, seat]):
-                k = kind(int(t))
-                if k is not None:
-                    hand[k] += s.hand[b, seat, t]
+                if kind[t] is not None:
+                    hand[kind[t]] += s.hand[b, seat, t]
             assert np.allclose(pieces["hand"][b] * copies, hand)
             sizes = [min(s.hand[b, (seat + r) % 6].sum() / 40, 1) for r in range(6)]
             assert np.allclose(pieces["hand_sizes"][b], sizes)

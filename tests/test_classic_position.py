@@ -1,73 +1,24 @@
-"""Positions of classic canasta (docs/position.md, "Classic canasta"): round trips under
-changed rule keys (C0) and the rule keys that differ from the preset, the derived keys
-``canonical`` fills in, the five-player sitter, and invalid documents raising
-``ValueError`` naming the problem. What every game's positions share (round trips of
-random play in every preset and player count, game episodes, playing on, batches, the
-envs' reset, junk values): tests/conformance/test_positions.py."""
+"""Positions of classic canasta (docs/position.md, "Classic canasta"): the rule keys that
+differ from the preset, the derived keys ``canonical`` fills in, the five-player sitter,
+and invalid documents raising ``ValueError`` naming the problem. What every game's
+positions share (round trips of random play in every preset and player count, under
+changed rule keys (C0), game episodes, playing on, batches, the envs' reset, junk
+values): tests/conformance/test_positions.py."""
 
 from __future__ import annotations
 
-import copy
 import json
 
-import numpy as np
 import pytest
-from conformance.positions import assert_round_trip, assert_same_game
+from conformance.positions import after, assert_same_game, random_play
 
 from kanaszta_env import GameBatch, Rules
-from kanaszta_env.games.classic.actions import ACTION_NAMES
-from kanaszta_env.games.classic.kernels.state import PHASE_NAMES
 from kanaszta_env.position import canonical, dump, load, load_batch
-
-PREFERRED = {ACTION_NAMES.index(n) for n in ("take_pile", "ask")}
-MELDS = [a for a, n in enumerate(ACTION_NAMES) if n.startswith("meld_")]
-
-
-# --- helpers ------------------------------------------------------------------------------
-def choose(games: GameBatch, rng: np.random.Generator) -> int:
-    """A random legal action, biased to take the pile, ask the partner and meld, so that
-    the hands reach every phase."""
-    legal = np.flatnonzero(games.legal_mask()[0])
-    preferred = [a for a in legal if a in PREFERRED]
-    if preferred and rng.random() < 0.8:
-        return int(preferred[0])
-    melds = [a for a in legal if a in MELDS]
-    if melds and rng.random() < 0.7:
-        return int(rng.choice(melds))
-    return int(rng.choice(legal))
 
 
 def fresh(variant: str = "pl", players: int = 4, seed: int = 0, steps: int = 0, **rule_keys) -> GameBatch:
-    games = GameBatch(Rules(variant=variant, num_players=players, **rule_keys), 1)
-    games.reset(seed=seed)
-    rng = np.random.default_rng(seed)
-    for _ in range(steps):
-        games.step(np.array([choose(games, rng)]))
-    return games
-
-
-# --- round trips ----------------------------------------------------------------------------
-OVERRIDES = [
-    ("sk", 4, {"free_upcard": True}),
-    ("pl", 4, {"wild_freeze": "pile", "opening_scope": "side", "free_upcard": True}),
-    ("sk", 4, {"pile_meld_same_turn": True, "wild_canastas": False, "partner_permission": True}),
-    ("sk", 6, {"six_player_sides": "3x2"}),
-    ("pl", 4, {"from_hand_scope": "player", "partner_permission": False}),
-    ("pl", 3, {"black_three_meld": "never", "go_out_by_meld": False}),
-]
-
-
-@pytest.mark.parametrize(("variant", "players", "keys"), OVERRIDES, ids=[str(o[2]) for o in OVERRIDES])
-def test_round_trip_under_changed_rule_keys(variant: str, players: int, keys: dict) -> None:
-    """A hand under changed C0 keys round-trips state by state, and its documents carry the keys."""
-    games = fresh(variant, players, 4, **keys)
-    rng = np.random.default_rng(4)
-    while True:
-        doc = assert_round_trip(games, 0, f"({variant} {players}p {keys})")
-        assert all(doc["rules"][k] == v for k, v in keys.items() if v != getattr(Rules(variant, players), k))
-        if games.done[0]:
-            break
-        games.step(np.array([choose(games, rng)]))
+    """One game after ``steps`` steps of random play biased to take the pile, ask and meld."""
+    return after(seed, steps, 1, variant=variant, num_players=players, **rule_keys)
 
 
 def test_canonical_is_idempotent_and_fills_in_the_derived_keys() -> None:
@@ -103,31 +54,16 @@ def test_rule_keys_that_differ_from_the_preset() -> None:
     assert pl["rules"] == {} and pl["sitter"] is None and pl["mover"] == pl["to_move"]
 
 
-def test_five_players_sitter_and_seat_order() -> None:
-    """sk with five players: the sitter has no hand and no turn; the seat order is the engine's."""
-    games = fresh("sk", 5, 2, steps=20)
-    doc = dump(games)
-    sitter = doc["sitter"]
-    assert sitter is not None and doc["players"][sitter]["hand"] == []
-    assert doc["players"][sitter]["turns_played"] == 0
-    loaded = load(doc)
-    assert np.array_equal(loaded.state.next_seat, games.state.next_seat)
-    bad = copy.deepcopy(doc)
-    bad["sitter"] = 1  # a member of the pair
-    with pytest.raises(ValueError, match="sitter must be a trio member"):
-        load(bad)
-
-
 # --- invalid documents ----------------------------------------------------------------------
 def _base() -> dict:
-    """pl 4p in the middle of a hand, a turn's draw: some melds, a pile."""
-    games = fresh("pl", 4, 1, steps=40, random_starter=False)  # seat 0 starts: side 0 has melded
-    rng = np.random.default_rng(0)
-    while PHASE_NAMES[int(games.state.phase[0])] != "draw":
-        games.step(np.array([choose(games, rng)]))
-    doc = dump(games)
-    assert doc["sides"][0]["melds"] and doc["discard"]
-    return doc
+    """pl 4p in the middle of a hand, a turn's draw: melds of side 0 only, a pile."""
+    rules = Rules(variant="pl", num_players=4, random_starter=False)  # seat 0 starts: side 0 melds
+    for step, games in random_play(rules, 16, size=1):
+        doc = dump(games)
+        if step >= 20 and doc["phase"] == "draw" and doc["discard"] and not doc["sides"][1]["melds"]:
+            assert doc["sides"][0]["melds"]
+            return doc
+    raise AssertionError("random play met no such position")
 
 
 def _first_card_holder(doc: dict) -> dict:
@@ -144,52 +80,15 @@ def _set(path: tuple, value: object):
     return edit
 
 
-def _drop_stock_card(doc: dict) -> None:
-    doc["stock"].pop()
-
-
-def _extra_joker(doc: dict) -> None:
-    doc["stock"].append("JK")
-
-
 def _red_three_in_hand(doc: dict) -> None:
     hand = _first_card_holder(doc)["hand"]
     doc["stock"].append(hand[0])
     hand[0] = "3H"
 
 
-def _too_many_wilds(doc: dict) -> None:
-    doc["sides"][0]["melds"] = [["KS", "KH", "KD", "2C", "2S", "JK", "JK"]]
-
-
-def _mixed_meld(doc: dict) -> None:
-    doc["sides"][1]["melds"] = [["KS", "QH", "KD"]]
-
-
-def _two_king_melds(doc: dict) -> None:
-    doc["sides"][1]["melds"] = [["KS", "KH", "KD"], ["KC", "KS", "2C"]]
-
-
-def _wild_meld_in_pl(doc: dict) -> None:
-    doc["sides"][1]["melds"] = [["2S", "2H", "JK"]]
-
-
-def _known_not_in_hand(doc: dict) -> None:
-    p = _first_card_holder(doc)
-    p["known"] = ["JK"] * 5
-
-
-def _opened_apart(doc: dict) -> None:
-    doc["sides"][0]["opened"], doc["sides"][1]["opened"] = True, False
-
-
-def _over_exhausted(doc: dict) -> None:
-    doc.update(phase="over", end_reason="exhausted")
-
-
-def _checkpoint_in_draw(doc: dict) -> None:
-    doc["phase"] = "draw"
-    doc["turn_state"] = {"checkpoint": {"hand": [], "melds": []}}
+def _melds(side: int, *melds: list[str]):
+    """An edit replacing the melds of ``side``."""
+    return _set(("sides", side, "melds"), list(melds))
 
 
 INVALID = [
@@ -198,23 +97,23 @@ INVALID = [
     ("pl with 5 players", _set(("num_players",), 5), "num_players must be one of"),
     ("unknown phase", _set(("phase",), "cut"), "unknown phase"),
     ("to_move outside the seats", _set(("to_move",), 4), "to_move must be in 0..3"),
-    ("a card missing", _drop_stock_card, "do not add up to the 108-card deck"),
-    ("an extra joker", _extra_joker, r"5 × JK \(the deck has 4\)"),
+    ("a card missing", lambda d: d["stock"].pop(), "do not add up to the 108-card deck"),
+    ("an extra joker", lambda d: d["stock"].append("JK"), r"5 × JK \(the deck has 4\)"),
     ("red three in a hand", _red_three_in_hand, "red three 3H"),
-    ("four wilds in a meld", _too_many_wilds, "C5.2"),
-    ("a meld of two ranks", _mixed_meld, "is not a meld"),
-    ("two melds of one rank", _two_king_melds, "two K melds"),
-    ("wild meld in pl", _wild_meld_in_pl, "wild_canastas"),
+    ("four wilds in a meld", _melds(0, ["KS", "KH", "KD", "2C", "2S", "JK", "JK"]), "C5.2"),
+    ("a meld of two ranks", _melds(1, ["KS", "QH", "KD"]), "is not a meld"),
+    ("two melds of one rank", _melds(1, ["KS", "KH", "KD"], ["KC", "KS", "2C"]), "two K melds"),
+    ("wild meld in pl", _melds(1, ["2S", "2H", "JK"]), "wild_canastas"),
     ("three sides for four players", lambda d: d["sides"].append(d["sides"][0]), "has 2 sides"),
     ("a sitter with four players", _set(("sitter",), 1), "sitter is only for five players"),
     ("turns_played off", lambda d: d["players"][0].update(turns_played=99), "turns_played is 99"),
-    ("over with cards in the stock", _over_exhausted, "exhausted' needs an empty stock"),
-    ("checkpoint in the draw phase", _checkpoint_in_draw, "no meaning in phase 'draw'"),
+    ("exhausted with a stock", lambda d: d.update(phase="over", end_reason="exhausted"), "needs an empty"),
+    ("checkpoint in draw", _set(("turn_state",), {"checkpoint": {"hand": [], "melds": []}}), "phase 'draw'"),
     ("waiting outside the answer", _set(("turn_state", "asked"), "waiting"), "answer"),
     ("unknown rule key", _set(("rules",), {"jokers": 8}), "unknown rule key"),
     ("bad rule value", _set(("rules",), {"wild_freeze": "never"}), "wild_freeze must be one of"),
-    ("known cards not held", _known_not_in_hand, "known lists cards that are not in the hand"),
-    ("pl sides opened apart", _opened_apart, "every side has opened or none"),
+    ("known cards not held", lambda d: _first_card_holder(d).update(known=["JK"] * 5), "known lists cards"),
+    ("pl sides opened apart", _set(("sides", 1, "opened"), False), "every side has opened or none"),
     ("pickup of a wild", _set(("turn_state", "pickup"), "2S"), "only a natural"),
     ("a card name", lambda d: d["discard"].append("1X"), "unknown card '1X'"),
     ("a hand that is a string", lambda d: d["players"][0].update(hand="AS KS"), "must be a list"),
@@ -252,7 +151,8 @@ def test_a_position_with_no_legal_action_is_refused() -> None:
 
 
 def test_six_and_five_player_documents_are_checked_too() -> None:
-    """sk 6p counts a 162-card deck; with five players the sitter holds no cards."""
+    """sk 6p counts a 162-card deck; with five players the sitter (a trio member) has no
+    hand and no turn, and holds no cards."""
     six = dump(fresh("sk", 6, 1, steps=30))
     assert len(six["sides"]) == 2 and len(six["players"]) == 6
     six["stock"].append("KD")
@@ -260,6 +160,9 @@ def test_six_and_five_player_documents_are_checked_too() -> None:
         load(six)
     five = dump(fresh("sk", 5, 1, steps=30))
     sitter = five["sitter"]
+    assert five["players"][sitter]["hand"] == [] and five["players"][sitter]["turns_played"] == 0
+    with pytest.raises(ValueError, match="sitter must be a trio member"):
+        load({**five, "sitter": 1})  # a member of the pair
     giver = next(q for q, p in enumerate(five["players"]) if len(p["hand"]) > 2)
     five["players"][sitter]["hand"] = [five["players"][giver]["hand"].pop()]
     five["players"][giver]["known"] = []

@@ -18,41 +18,30 @@ from conformance.positions import assert_round_trip, assert_same_game
 
 from kanaszta_env import position
 from kanaszta_env.cards import TYPE_COPIES, TYPE_NAMES
-from kanaszta_env.engine import GameBatch
 from kanaszta_env.games.diszitett import actions as A
 from kanaszta_env.games.diszitett.kernels.state import PHASE_NAMES
 from kanaszta_env.position import canonical, dump, load
-from kanaszta_env.rules import Rules
 
 DECK = [name for t, name in enumerate(TYPE_NAMES) for _ in range(TYPE_COPIES[t])]
 
 
 # --- helpers ------------------------------------------------------------------------------
-def rest_of_deck(*card_lists: list[str]) -> list[str]:
-    """The cards of the deck not in any of the lists, in a fixed shuffled order."""
-    left = Counter(DECK)
-    for cards in card_lists:
-        left.subtract(c.upper() for c in cards)
-    assert min(left.values()) >= 0, "test document uses a card too often"
-    rest = sorted(left.elements(), key=TYPE_NAMES.index)
-    np.random.default_rng(7).shuffle(rest)
-    return rest
-
-
 def player(hand: list[str], **kw: object) -> dict:
     doc = {"hand": hand, "groups": [], "separate_heart_aces": 0, "red_threes": 0, "twins": 0}
-    doc.update(opened=False, free_pickup="gone", total=0)
-    doc.update(kw)
-    return doc
+    return doc | {"opened": False, "free_pickup": "gone", "total": 0, **kw}
 
 
 def complete(doc: dict, collection: tuple[str, ...] = ()) -> dict:
-    """Fill ``stock`` with every card not elsewhere; ``collection`` lists the red
-    threes held by the players (counts alone do not say which)."""
-    used: list[str] = list(doc["discard"]) + list(collection)
+    """Fill ``stock`` with every card not elsewhere, in a fixed shuffled order; ``collection``
+    lists the red threes held by the players (counts alone do not say which)."""
+    used = [*doc["discard"], *collection]
     for p in doc["players"]:
-        used += p["hand"] + [c for g in p["groups"] for c in g] + ["AH"] * p["separate_heart_aces"]
-    doc["stock"] = rest_of_deck(used)
+        used += [*p["hand"], *(c for g in p["groups"] for c in g), *["AH"] * p["separate_heart_aces"]]
+    left = Counter(DECK)
+    left.subtract(c.upper() for c in used)
+    assert min(left.values()) >= 0, "test document uses a card too often"
+    doc["stock"] = sorted(left.elements(), key=TYPE_NAMES.index)
+    np.random.default_rng(7).shuffle(doc["stock"])
     return doc
 
 
@@ -117,11 +106,8 @@ def cut_doc() -> dict:
 @pytest.mark.parametrize("make", [example_doc, meld_doc, cut_doc])
 def test_hand_written_documents_round_trip(make: Callable[[], dict]) -> None:
     doc = make()
-    games = load(doc)
     assert dump(load(doc)) == canonical(doc)
-    assert canonical(canonical(doc)) == canonical(doc)
-    assert_same_game(load(dump(games)), 0, games, 0)
-    assert json.loads(json.dumps(dump(games))) == dump(games)
+    assert_round_trip(load(doc))
 
 
 def test_canonical_form_of_the_interfaces_example() -> None:
@@ -182,136 +168,144 @@ def test_r3_cut_position_keeps_the_stock_top_as_cut_cards() -> None:
     assert_same_game(load(dump(games)), 0, games, 0)
 
 
-@pytest.mark.parametrize("episode", ["hand", "game"])
-def test_round_trip_under_the_formats_rule_keys(episode: str) -> None:
-    """A classic opening schedule with its own first minimum (R12.2), a target and a turn
-    limit: the positions of random play round-trip and keep the rules."""
-    rules = Rules(num_players=2, opening_minimum=75, opening_schedule="classic", target_score=3000,
-                  max_turns=40, episode=episode, max_hands=2)  # fmt: skip
-    games = GameBatch(rules, batch_size=1)
-    games.reset(seed=3)
-    rng = np.random.default_rng(3)
-    while not games.done[0]:
-        assert load(assert_round_trip(games)).rules == rules
-        games.step(np.array([rng.choice(np.flatnonzero(games.legal_mask()[0]))]))
-
-
 # --- invalid documents ---------------------------------------------------------------------------
 def _set(path: str, value: object) -> Callable[[dict], object]:
     """A mutation that sets ``doc[path]`` (dots and indices, e.g. ``players.0.twins``)."""
+    head, _, last = path.rpartition(".")
 
     def mutate(doc: dict) -> None:
-        *head, last = path.split(".")
-        target: object = doc
-        for key in head:
-            target = target[int(key)] if isinstance(target, list) else target[key]  # type: ignore[index]
-        if isinstance(target, list):
-            target[int(last)] = value
-        else:
-            target[last] = value  # type: ignore[index]
+        target = _get(doc, head)
+        target[int(last) if isinstance(target, list) else last] = value  # type: ignore[index]
 
     return mutate
 
 
-def _rebuild(change: Callable[[dict], object], base: Callable[[], dict] = example_doc) -> dict:
-    """Apply ``change`` to the players or discard, then recompute the stock."""
-    doc = base()
-    change(doc)
-    return complete(doc, ("3H", "3D") if base is not cut_doc else ())
+def _get(doc: dict, path: str) -> object:
+    """``doc[path]`` (``path`` as for :func:`_set`; empty: the document)."""
+    target: object = doc
+    for key in path.split(".") if path else ():
+        target = target[int(key)] if isinstance(target, list) else target[key]  # type: ignore[index]
+    return target
+
+
+def _with(change: Callable[[dict], object], base: Callable[[], dict] = example_doc) -> Callable[[], dict]:
+    """A maker of ``base`` changed by ``change``."""
+
+    def make() -> dict:
+        doc = base()
+        change(doc)
+        return doc
+
+    return make
+
+
+def _edit(path: str, value: object, base: Callable[[], dict] = example_doc) -> Callable[[], dict]:
+    return _with(_set(path, value), base)
+
+
+def _rebuild(change: Callable[[dict], object], base: Callable[[], dict] = example_doc) -> Callable[[], dict]:
+    """A maker of ``base`` with ``change`` to the players or discard, the stock recomputed."""
+    return _with(lambda doc: (change(doc), complete(doc, ("3H", "3D") if base is not cut_doc else ())), base)
+
+
+def _add(path: str, *cards: object, base: Callable[[], dict] = example_doc) -> Callable[[], dict]:
+    """``base`` with ``cards`` added to the list at ``path`` (a hand, the discard, the groups)."""
+    return _rebuild(lambda doc: _get(doc, path).extend(cards), base)
+
+
+def _turn(key: str, value: object, **more: object) -> Callable[[], dict]:
+    """:func:`meld_doc` with ``turn_state[key]`` set (a dict updated) and ``more`` keys."""
+
+    def change(doc: dict) -> None:
+        state = doc["turn_state"]
+        state[key] = {**state[key], **value} if isinstance(value, dict) and key in state else value
+        state.update(more)
+
+    return _with(change, meld_doc)
 
 
 INVALID: list[tuple[str, Callable[[], dict], str]] = [
-    (
-        "unknown_key",
-        lambda: {**example_doc(), "stok": []},
-        r"unknown key.*'stok'.*did you mean 'stock' for 'stok'",
-    ),
+    ("unknown_key", _edit("stok", []), r"unknown key.*'stok'.*did you mean 'stock' for 'stok'"),
     (
         "misspelt_variant",
-        lambda: {"varient": "pl", **{k: v for k, v in example_doc().items() if k != "variant"}},
+        _with(lambda d: d.update(varient=d.pop("variant"))),
         r"variant: missing \(did you mean 'variant' for 'varient'\?\)",
     ),
-    ("unknown_player_key", lambda: _with(_set("players.0.twin", 0)), r"unknown key.*'twin'.*players\[0\]"),
-    ("missing_key", lambda: _without("stock"), r"missing required key.*'stock'"),
-    ("missing_player_key", lambda: _without_player_key("free_pickup"), r"missing.*'free_pickup'"),
+    ("unknown_player_key", _edit("players.0.twin", 0), r"unknown key.*'twin'.*players\[0\]"),
+    ("missing_key", _with(lambda d: d.pop("stock")), r"missing required key.*'stock'"),
+    ("missing_player_key", _with(lambda d: d["players"][1].pop("free_pickup")), r"missing.*'free_pickup'"),
     ("not_an_object", lambda: [1, 2], r"position must be a JSON object"),  # type: ignore[list-item]
     ("bad_json", lambda: "{variant: 2003", r"not valid JSON"),  # type: ignore[list-item]
-    ("starter_type", lambda: _with(_set("starter", "0")), r"starter must be an integer"),
-    ("opened_type", lambda: _with(_set("players.0.opened", 1)), r"opened must be true or false"),
-    ("hand_type", lambda: _with(_set("players.1.hand", "AS")), r"hand must be a list"),
-    ("players_type", lambda: _with(_set("players", {})), r"players must be a list"),
-    ("variant", lambda: _with(_set("variant", "2004-01")), r"unknown variant '2004-01'"),
-    ("phase", lambda: _with(_set("phase", "play")), r"unknown phase 'play'"),
-    ("free_pickup", lambda: _with(_set("players.0.free_pickup", "never")), r"unknown .*free_pickup 'never'"),
-    ("num_players_mismatch", lambda: _with(_set("num_players", 3)), r"num_players is 3 but players lists 2"),
-    ("num_players_range", lambda: _with(_set("num_players", 5)), r"num_players must be in 2..4"),
-    ("starter_range", lambda: _with(_set("starter", 2)), r"starter must be in 0..1"),
-    ("to_move_range", lambda: _with(_set("to_move", -1)), r"to_move must be in 0..1"),
-    ("card_token", lambda: _with(_set("players.1.hand.0", "1S")), r"players\[1\]\.hand.*'1S'"),
-    ("r1_1_too_many", lambda: _with(lambda d: d["players"][1]["hand"].append("5C")), r"112-card.*5C: 3"),
-    ("r1_1_too_few", lambda: _with(lambda d: d["stock"].remove("QD")), r"112-card.*QD: 1 instead of 2"),
-    ("r4_4_red_three_in_hand", lambda: _rebuild(_add_hand("3H")), r"hand holds red three 3H.*R4\.4"),
-    ("r4_4_red_three_in_discard", lambda: _rebuild(_add_discard("3D")), r"discard pile holds red three"),
-    ("r1_4_red_three_in_group", lambda: _rebuild(_add_group(["3H", "3D", "JK"])), r"red three 3H"),
-    ("r1_4_black_three_in_group", lambda: _rebuild(_add_group(["3S", "3C", "2D"])), r"black three 3S"),
-    ("r10_2_short_group", lambda: _rebuild(_add_group(["QH", "QD"])), r"not a legal group"),
-    ("r10_2_wild_majority", lambda: _rebuild(_add_group(["QH", "QD", "2D", "2H"])), r"not a legal group"),
-    ("r10_3_small_wild_group", lambda: _rebuild(_swap_group(1, ["JK", "2S"])), r"not a legal group"),
-    ("r10_1_mixed_ranks", lambda: _rebuild(_add_group(["QH", "QD", "JH"])), r"mixes naturals"),
-    ("r10_4_two_groups_of_a_rank", lambda: _rebuild(_add_group(["KC", "KC", "KS"])), r"two groups of rank K"),
-    ("r10_4_two_wild_groups", lambda: _rebuild(_add_group(["2D", "2D", "2H"])), r"two wilds-only groups"),
-    ("r10_6_heart_ace_in_2003_01", lambda: _with(_set("variant", "2003-01")), r"no separate heart aces"),
+    ("starter_type", _edit("starter", "0"), r"starter must be an integer"),
+    ("opened_type", _edit("players.0.opened", 1), r"opened must be true or false"),
+    ("hand_type", _edit("players.1.hand", "AS"), r"hand must be a list"),
+    ("players_type", _edit("players", {}), r"players must be a list"),
+    ("variant", _edit("variant", "2004-01"), r"unknown variant '2004-01'"),
+    ("phase", _edit("phase", "play"), r"unknown phase 'play'"),
+    ("free_pickup", _edit("players.0.free_pickup", "never"), r"unknown .*free_pickup 'never'"),
+    ("num_players_mismatch", _edit("num_players", 3), r"num_players is 3 but players lists 2"),
+    ("num_players_range", _edit("num_players", 5), r"num_players must be in 2..4"),
+    ("starter_range", _edit("starter", 2), r"starter must be in 0..1"),
+    ("to_move_range", _edit("to_move", -1), r"to_move must be in 0..1"),
+    ("card_token", _edit("players.1.hand.0", "1S"), r"players\[1\]\.hand.*'1S'"),
+    ("r1_1_too_many", _with(lambda d: d["players"][1]["hand"].append("5C")), r"112-card.*5C: 3"),
+    ("r1_1_too_few", _with(lambda d: d["stock"].remove("QD")), r"112-card.*QD: 1 instead of 2"),
+    ("r4_4_red_three_in_hand", _add("players.1.hand", "3H"), r"hand holds red three 3H.*R4\.4"),
+    ("r4_4_red_three_in_discard", _add("discard", "3D"), r"discard pile holds red three"),
+    ("r1_4_red_three_in_group", _add("players.0.groups", ["3H", "3D", "JK"]), r"red three 3H"),
+    ("r1_4_black_three_in_group", _add("players.0.groups", ["3S", "3C", "2D"]), r"black three 3S"),
+    ("r10_2_short_group", _add("players.0.groups", ["QH", "QD"]), r"not a legal group"),
+    ("r10_2_wild_majority", _add("players.0.groups", ["QH", "QD", "2D", "2H"]), r"not a legal group"),
+    ("r10_3_small_wild_group", _rebuild(_set("players.0.groups.1", ["JK", "2S"])), r"not a legal group"),
+    ("r10_1_mixed_ranks", _add("players.0.groups", ["QH", "QD", "JH"]), r"mixes naturals"),
+    ("r10_4_two_groups_of_a_rank", _add("players.0.groups", ["KC", "KC", "KS"]), r"two groups of rank K"),
+    ("r10_4_two_wild_groups", _add("players.0.groups", ["2D", "2D", "2H"]), r"two wilds-only groups"),
+    ("r10_6_heart_ace_in_2003_01", _edit("variant", "2003-01"), r"no separate heart aces"),
+    ("r10_6_three_heart_aces", _edit("players.0.separate_heart_aces", 3), r"aces must be in 0..2"),
+    ("red_threes_range", _edit("players.1.red_threes", 5), r"red_threes must be in 0..4"),
+    ("r4_red_threes_vs_stock", _edit("players.1.red_threes", 1), r"together they must be 4"),
+    ("negative_twins", _edit("players.0.twins", -1), r"twins must be in 0\.\."),
+    ("r12_2_opening_minimum", _edit("opening_minimum", 60), r"unknown opening_minimum 60"),
+    ("r3_cut_with_dealt_hands", _add("players.1.hand", "AS", base=cut_doc), r"phase 'cut' with dealt hands"),
+    ("r5_3_empty_hand", _rebuild(_set("players.1.hand", [])), r"players\[1\] has an empty hand"),
+    ("known_exceeds_hand", _edit("players.1.known", ["AS"]), r"known lists cards that are not in the hand"),
+    # turn states (meld_doc: two fives laid, R12.5)
+    ("r13_2_lifted_natural", _turn("lifted", "KS", lifted_from="K"), r"lifted must be a wild"),
+    ("natural_group_of_wilds", _turn("locked", {"Q": [1, 0]}), r"group Q has no naturals"),
     (
-        "r10_6_three_heart_aces",
-        lambda: _with(_set("players.0.separate_heart_aces", 3)),
-        r"aces must be in 0..2",
+        "r10_checkpoint_group",
+        _turn("checkpoint", {"groups": [["4S", "4S"]]}),
+        r"checkpoint.groups.*not a legal",
     ),
-    ("red_threes_range", lambda: _with(_set("players.1.red_threes", 5)), r"red_threes must be in 0..4"),
-    ("r4_red_threes_vs_stock", lambda: _with(_set("players.1.red_threes", 1)), r"together they must be 4"),
-    ("negative_twins", lambda: _with(_set("players.0.twins", -1)), r"twins must be in 0\.\."),
-    ("r12_2_opening_minimum", lambda: _with(_set("opening_minimum", 60)), r"unknown opening_minimum 60"),
-    ("r3_cut_with_dealt_hands", lambda: _rebuild(_add_hand("AS"), cut_doc), r"phase 'cut' with dealt hands"),
-    ("r5_3_empty_hand", lambda: _rebuild(_set("players.1.hand", [])), r"players\[1\] has an empty hand"),
     (
-        "known_exceeds_hand",
-        lambda: _with(_set("players.1.known", ["AS"])),
-        r"known lists cards that are not in the hand",
+        "r12_5_checkpoint_cards",
+        _turn("checkpoint", {"hand": P1_HAND}),
+        r"checkpoint must hold the same cards",
+    ),
+    ("r10_other_group", _rebuild(_set("players.0.groups.0", ["KS", "KD"]), meld_doc), r"players\[0\]\.gr"),
+    ("r8_pickup_phase_needs_pile_pickup", _edit("phase", "pickup", meld_doc), r"needs turn_state.pickup"),
+    ("draw_phase_checkpoint", _edit("turn_state", {"changed": True}), r"nothing can have been"),
+    # the flow keys
+    ("turns_played_mismatch", _edit("players.0.turns_played", 4), r"turns_played is 4"),
+    ("to_move_vs_turn", _edit("turn", 2), r"to_move must be \(starter \+ turn\)"),
+    (
+        "top_fresh_on_empty_pile",
+        _rebuild(lambda d: d.update(discard=[], top_fresh=True)),
+        r"top_fresh needs a non-empty",
+    ),
+    ("end_reason_before_the_end", _edit("end_reason", "out"), r"describe a finished hand"),
+    ("discard_owners_length", _edit("discard_owners", [0]), r"discard_owners has 1 entries"),
+    ("stock_known_bottom", _edit("stock_known_bottom", 4), r"stock_known_bottom must be in"),
+    ("r12_opened_without_groups", _edit("players.1.opened", True), r"opened but has no groups"),
+    ("groups_without_opening", _edit("players.0.opened", False), r"groups but has not opened"),
+    ("red_three_hearts", _edit("players.0.red_three_hearts", 2), r"red_three_hearts add up"),
+    ("schedule", _edit("opening_schedule", [[0, 50], [0, 90]]), r"strictly increase"),
+    (
+        "cut_cards_in_cut_phase",
+        _edit("cut", {"cards": ["AS", "AS", "AS"], "kept": []}, cut_doc),
+        r"top three",
     ),
 ]
-
-
-def _with(mutate: Callable[[dict], object]) -> dict:
-    doc = example_doc()
-    mutate(doc)
-    return doc
-
-
-def _without(key: str) -> dict:
-    doc = example_doc()
-    del doc[key]
-    return doc
-
-
-def _without_player_key(key: str) -> dict:
-    doc = example_doc()
-    del doc["players"][1][key]
-    return doc
-
-
-def _add_hand(card: str) -> Callable[[dict], None]:
-    return lambda doc: doc["players"][1]["hand"].append(card)
-
-
-def _add_discard(card: str) -> Callable[[dict], None]:
-    return lambda doc: doc["discard"].insert(0, card)
-
-
-def _add_group(cards: list[str]) -> Callable[[dict], None]:
-    return lambda doc: doc["players"][0]["groups"].append(cards)
-
-
-def _swap_group(i: int, cards: list[str]) -> Callable[[dict], None]:
-    return _set(f"players.0.groups.{i}", cards)
 
 
 @pytest.mark.parametrize(("make", "message"), [c[1:] for c in INVALID], ids=[c[0] for c in INVALID])
@@ -323,81 +317,6 @@ def test_invalid_document_raises_value_error_naming_the_problem(
         load(doc)
     with pytest.raises(ValueError, match=message):
         canonical(doc)
-
-
-def _meld(change: Callable[[dict], object]) -> dict:
-    doc = meld_doc()
-    change(doc)
-    return doc
-
-
-TURN_INVALID: list[tuple[str, Callable[[], dict], str]] = [
-    ("r13_2_lifted_not_a_wild", lambda: _meld(_lift("KS", "K")), r"lifted must be a wild"),
-    (
-        "natural_group_with_only_wilds",
-        lambda: _meld(_set("turn_state.locked", {"Q": [1, 0]})),
-        r"group Q has no naturals",
-    ),
-    (
-        "r10_checkpoint_group_illegal",
-        lambda: _meld(_set("turn_state.checkpoint.groups", [["4S", "4S"]])),
-        r"checkpoint.groups.*not a legal group",
-    ),
-    (
-        "r12_5_checkpoint_other_cards",
-        lambda: _meld(_set("turn_state.checkpoint.hand", P1_HAND)),
-        r"checkpoint must hold the same cards",
-    ),
-    (
-        "r10_other_player_illegal_in_meld",
-        lambda: _rebuild(_swap_group(0, ["KS", "KD"]), meld_doc),
-        r"players\[0\]\.groups.*not a legal group",
-    ),
-    ("r8_pickup_phase_needs_pile_pickup", lambda: _meld(_set("phase", "pickup")), r"needs turn_state.pickup"),
-    ("draw_phase_checkpoint", lambda: _with(_set("turn_state", {"changed": True})), r"nothing can have been"),
-]
-
-
-def _lift(card: str, group: str) -> Callable[[dict], None]:
-    def change(doc: dict) -> None:
-        doc["turn_state"].update(lifted=card, lifted_from=group)
-
-    return change
-
-
-@pytest.mark.parametrize(("make", "message"), [c[1:] for c in TURN_INVALID], ids=[c[0] for c in TURN_INVALID])
-def test_invalid_turn_state_raises_value_error(make: Callable[[], dict], message: str) -> None:
-    with pytest.raises(ValueError, match=message):
-        load(make())
-
-
-FLOW_INVALID: list[tuple[str, Callable[[], dict], str]] = [
-    ("turns_played_mismatch", lambda: _with(_set("players.0.turns_played", 4)), r"turns_played is 4"),
-    ("to_move_vs_turn", lambda: _with(_set("turn", 2)), r"to_move must be \(starter \+ turn\)"),
-    (
-        "top_fresh_on_empty_pile",
-        lambda: _rebuild(_set("discard", [])) | {"top_fresh": True},
-        r"top_fresh needs a non-empty",
-    ),
-    ("end_reason_before_the_end", lambda: _with(_set("end_reason", "out")), r"describe a finished hand"),
-    ("discard_owners_length", lambda: _with(_set("discard_owners", [0])), r"discard_owners has 1 entries"),
-    ("stock_known_bottom", lambda: _with(_set("stock_known_bottom", 4)), r"stock_known_bottom must be in"),
-    ("r12_opened_without_groups", lambda: _with(_set("players.1.opened", True)), r"opened but has no groups"),
-    ("groups_without_opening", lambda: _with(_set("players.0.opened", False)), r"groups but has not opened"),
-    ("red_three_hearts", lambda: _with(_set("players.0.red_three_hearts", 2)), r"red_three_hearts add up"),
-    ("schedule", lambda: _with(_set("opening_schedule", [[0, 50], [0, 90]])), r"strictly increase"),
-    (
-        "cut_cards_in_cut_phase",
-        lambda: cut_doc() | {"cut": {"cards": ["AS", "AS", "AS"], "kept": []}},
-        r"top three",
-    ),
-]
-
-
-@pytest.mark.parametrize(("make", "message"), [c[1:] for c in FLOW_INVALID], ids=[c[0] for c in FLOW_INVALID])
-def test_inconsistent_flow_keys_raise_value_error(make: Callable[[], dict], message: str) -> None:
-    with pytest.raises(ValueError, match=message):
-        load(make())
 
 
 def test_every_key_of_the_format_is_documented() -> None:
@@ -436,15 +355,14 @@ def test_r5_4_an_empty_stock_beside_a_discard_pile_is_rejected() -> None:
 
 
 # --- hand-editing a dumped position ---------------------------------------
-def test_dump_writes_no_checkpoint_that_load_derives() -> None:
-    """In phases draw and discard the checkpoint is the mover's cards: ``dump``
-    leaves it out, and the document still round-trips exactly."""
-    games = load(example_doc())
-    doc = dump(games)
+def test_dump_leaves_out_a_derived_checkpoint_and_a_hand_edit_names_the_cards() -> None:
+    """In phases draw and discard the checkpoint is the mover's cards: ``dump`` leaves it
+    out (mid-meld it differs and is written) and an older dump that wrote it has the same
+    canonical form. A 9th JK added to the mover's hand is reported as the joker count,
+    whether the document carries no checkpoint, a stale one or one kept mid-meld; a
+    checkpoint that really is wrong is still reported as such."""
+    doc = dump(load(example_doc()))
     assert doc["phase"] == "draw" and "checkpoint" not in doc["turn_state"]
-    assert_same_game(load(doc), 0, games, 0)
-    assert dump(load(doc)) == doc
-    # an old dump that wrote the redundant checkpoint has the same canonical form
     old = copy.deepcopy(doc)
     old["turn_state"]["checkpoint"] = {
         "hand": doc["players"][1]["hand"],
@@ -452,42 +370,12 @@ def test_dump_writes_no_checkpoint_that_load_derives() -> None:
         "separate_heart_aces": 0,
     }
     assert canonical(old) == doc
-
-
-def test_dump_keeps_a_checkpoint_that_cannot_be_derived() -> None:
-    """Mid-meld the checkpoint differs from the mover's cards and is written."""
-    doc = dump(load(meld_doc()))
-    assert (
-        doc["turn_state"]["checkpoint"]["hand"] == canonical(meld_doc())["turn_state"]["checkpoint"]["hand"]
-    )
-    assert sorted(doc["turn_state"]["checkpoint"]["hand"]) == sorted([*P1_HAND, "4S"])
-
-
-def _ninth_joker(doc: dict) -> dict:
-    """The mover's hand gets a joker taken from nowhere: 9 jokers in the deck."""
-    doc["players"][doc["to_move"]]["hand"].append("JK")
-    return doc
-
-
-def test_a_hand_edit_reports_the_cards_not_the_checkpoint() -> None:
-    """A 9th JK added to the mover's hand is reported as the joker count, whether
-    the document carries no checkpoint (a dump) or a stale one (an older dump, or
-    a phase where the checkpoint is kept)."""
-    dumped = dump(load(example_doc()))
-    with pytest.raises(ValueError, match=r"112-card deck: JK: 9 instead of 8"):
-        load(_ninth_joker(copy.deepcopy(dumped)))
-    stale = copy.deepcopy(dumped)
-    stale["turn_state"]["checkpoint"] = {
-        "hand": dumped["players"][1]["hand"],
-        "groups": [],
-        "separate_heart_aces": 0,
-    }
-    with pytest.raises(ValueError, match=r"112-card deck: JK: 9 instead of 8"):
-        load(_ninth_joker(copy.deepcopy(stale)))
-    with pytest.raises(ValueError, match=r"112-card deck: JK: 9 instead of 8"):
-        load(_ninth_joker(dump(load(meld_doc()))))
-    # a checkpoint that really is wrong is still reported as such
-    wrong = copy.deepcopy(stale)
-    wrong["turn_state"]["checkpoint"]["hand"] = dumped["players"][1]["hand"][1:]
+    mid = dump(load(meld_doc()))
+    assert sorted(mid["turn_state"]["checkpoint"]["hand"]) == sorted([*P1_HAND, "4S"])
+    for edited in map(copy.deepcopy, (doc, old, mid)):
+        edited["players"][edited["to_move"]]["hand"].append("JK")
+        with pytest.raises(ValueError, match=r"112-card deck: JK: 9 instead of 8"):
+            load(edited)
+    old["turn_state"]["checkpoint"]["hand"] = doc["players"][1]["hand"][1:]
     with pytest.raises(ValueError, match=r"checkpoint must equal the mover's cards"):
-        load(wrong)
+        load(old)

@@ -7,22 +7,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conformance.positions import random_play
 
 from kanaszta_env import NUM_ACTIONS, GameBatch, IllegalActionError, Rules, action_from_name
-from kanaszta_env.games.diszitett.compiled import sample_uniform
 from kanaszta_env.games.diszitett.kernels.state import PHASE_OVER, State
-
-
-def play_random(games: GameBatch, steps: int, seed: int) -> None:
-    """Step every game with uniform legal actions until all are done (or ``steps``)."""
-    rng = np.arange(games.batch_size, dtype=np.uint64) + np.uint64(seed)
-    actions = np.zeros(games.batch_size, dtype=np.int64)
-    for _ in range(steps):
-        sample_uniform(games.legal_mask(), rng, actions)
-        actions[actions < 0] = 0
-        games.step(actions)
-        if games.done.all():
-            break
 
 
 def test_illegal_action_raises_and_changes_nothing() -> None:
@@ -58,9 +46,7 @@ def test_illegal_action_raises_and_changes_nothing() -> None:
 
 
 def test_finished_games_ignore_actions_and_have_empty_masks() -> None:
-    games = GameBatch(Rules(max_turns=2), batch_size=2)
-    games.reset(seed=1)
-    play_random(games, 400, 1)
+    *_, (_, games) = random_play(Rules(max_turns=2), 1, size=2)  # played to every game's end
     assert games.done.all()
     assert not games.legal_mask().any()
     before = [a.copy() for a in games.state]

@@ -30,105 +30,69 @@ def naturals_of(rank: str) -> list[str]:
 RED_CANASTA_OF_SEVENS = ["7S", "7S", "7H", "7H", "7D", "7D", "7C"]  # card value 35
 
 
-# --- R16.5 worked examples ----------------------------------------------------
-def test_r16_5_base_example_is_1500():
-    """Going out from hand with a black wild canasta, four red threes, three twins.
-
-    R16.5 [D]: the seed prints 2300 from an old wild-canasta value; with
-    the R11 table the base is 800 + 300 + 200 + 100 + 100 = 1500."""
-    black_wild = ["JK", "JK", "JK", "2S", "2H", "2D", "2C"]
-    score = hand_score([black_wild], [], red_threes=4, twins=3, went_out=True, from_hand=True)
-    card_value = 3 * 50 + 4 * 20
-    assert score - card_value == 1500
-
-
-def test_r16_5_card_value_example_is_110():
-    """A red canasta of eights, three aces melded, two jacks in hand: 70 + 60 - 20."""
-    eights = ["8S", "8S", "8H", "8H", "8D", "8D", "8C"]
-    score = hand_score([eights, ["AS", "AD", "AC"]], ["JS", "JD"])
-    red_canasta_base = 400
-    assert score - red_canasta_base == 110
-
-
-def test_r16_5_hand_example_is_1015():
-    """Black canasta of four jacks and three 2s, red canasta of fives, one red
-    three, one twin, an ace in hand: base 900 + card value 115."""
-    jacks = ["JS", "JH", "JD", "JC", "2S", "2H", "2D"]
-    fives = ["5S", "5S", "5H", "5H", "5D", "5D", "5C"]
-    assert hand_score([jacks, fives], ["AS"], red_threes=1, twins=1) == 1015
-
-
 def test_module_docstring_examples_run():
     result = doctest.testmod(kanaszta_env.games.diszitett.scoring)
     assert result.attempted >= 9
     assert result.failed == 0
 
 
-# --- R11 canasta kinds --------------------------------------------------------
+BLACK_WILD = ["JK", "JK", "JK", "2S", "2H", "2D", "2C"]
+EIGHTS = ["8S", "8S", "8H", "8H", "8D", "8D", "8C"]
+JACKS = ["JS", "JH", "JD", "JC", "2S", "2H", "2D"]
+FIVES = ["5S", "5S", "5H", "5H", "5D", "5D", "5C"]
+OUT = {"went_out": True}
+#: (rule, groups, hand, keyword arguments, hand score)
+HANDS = [
+    # R16.5 [D]: the seed prints 2300 from an old wild-canasta value; with the R11 table the base is
+    # 800 + 300 + 200 + 100 + 100 = 1500, the card value 3 × 50 + 4 × 20
+    ("r16_5_base", [BLACK_WILD], [], {**OUT, "red_threes": 4, "twins": 3, "from_hand": True}, 1500 + 230),
+    # a red canasta of eights (400), three aces melded, two jacks in hand: 70 + 60 - 20
+    ("r16_5_card_value", [EIGHTS, ["AS", "AD", "AC"]], ["JS", "JD"], {}, 400 + 110),
+    # black canasta of jacks and 2s, red of fives, a red three, a twin, an ace in hand: 900 + 115
+    ("r16_5_hand", [JACKS, FIVES], ["AS"], {"red_threes": 1, "twins": 1}, 1015),
+    # R11 canasta kinds: base + card value
+    ("r11_black_wild", [["JK", "2S", "2H", "2D", "2C", "2S", "2H"]], [], {}, 200 + 50 + 6 * 20),
+    ("r11_black_1_wild", [["KS", "KS", "KH", "KH", "KD", "KD", "JK"]], [], {}, 300 + 60 + 50),
+    ("r11_black_3_wilds", [["9S", "9H", "9D", "9C", "2S", "2H", "JK"]], [], {}, 300 + 40 + 40 + 50),
+    ("r11_red", [RED_CANASTA_OF_SEVENS], [], {}, 400 + 35),
+    ("r11_red_wild_small", [["2S", "2S", "2H", "2H", "2D", "2D", "2C"]], [], {}, 500 + 7 * 20),
+    ("r11_red_wild_big", [["JK"] * 7], [], {}, 500 + 7 * 50),
+    ("r11_gold", [["AS", "AS", "AH", "AH", "AD", "AD", "AC", "AC"]], [], {}, 600 + 8 * 20),
+    ("r11_six_cards", [["QS", "QS", "QH", "QH", "2D", "JK"]], [], {}, 40 + 70),
+    # R16.1: red threes 100 each, 800 for all four; twins 100 each
+    *(
+        (f"r16_1_red_threes_{n}", [], ["4S"], {"red_threes": n}, b - 5)
+        for n, b in enumerate((0, 100, 200, 300, 800))
+    ),
+    *((f"r16_1_twins_{n}", [["KS", "KD", "KH"]], ["4S"], {"twins": n}, 100 * n + 25) for n in (0, 1, 2, 7)),
+    # R16.1: separate heart aces 500 each, no card value; an aces group beside one counts its own
+    ("r16_1_heart_ace", [], ["4S"], {"separate_heart_aces": 1}, 500 - 5),
+    ("r16_1_heart_aces", [], ["4S"], {"separate_heart_aces": 2}, 1000 - 5),
+    ("r16_1_heart_ace_and_aces", [["AH", "AS", "AD"]], ["4S"], {"separate_heart_aces": 1}, 500 + 60 - 5),
+    # R16.1, R16.3: going out 100, from hand +100, table clearing +100
+    ("r16_1_out", [RED_CANASTA_OF_SEVENS], [], OUT, 435 + 100),
+    ("r16_1_from_hand", [RED_CANASTA_OF_SEVENS], [], {**OUT, "from_hand": True}, 435 + 200),
+    ("r16_3_clearing", [RED_CANASTA_OF_SEVENS], [], {**OUT, "from_hand": True, "table_clearing": True}, 735),
+    # R1.6: a black three in hand is -100 in total
+    ("r1_6_black_three", [], ["3S"], {}, -100),
+    ("r1_6_black_threes", [], ["3S", "3C"], {}, -200),
+    ("r1_6_black_three_and_king", [], ["3C", "KD"], {}, -110),
+    # R16.4: wilds in groups count 20 and 50
+    ("r16_4_two", [["KS", "KD", "KH", "2C"]], [], {}, 30 + 20),
+    ("r16_4_joker", [["KS", "KD", "KH", "JK"]], [], {}, 30 + 50),
+    ("r16_4_both", [["4S", "4D", "4H", "2C", "JK"]], [], {}, 15 + 20 + 50),
+    ("r16_4_wilds_only", [["JK", "JK", "2C"]], [], {}, 50 + 50 + 20),
+]
+
+
 @pytest.mark.parametrize(
-    ("group", "base", "card_value"),
-    [
-        (["JK", "2S", "2H", "2D", "2C", "2S", "2H"], 200, 50 + 6 * 20),  # black wild
-        (["KS", "KS", "KH", "KH", "KD", "KD", "JK"], 300, 60 + 50),  # black, 1 wild
-        (["9S", "9H", "9D", "9C", "2S", "2H", "JK"], 300, 40 + 40 + 50),  # black, 3 wilds
-        (RED_CANASTA_OF_SEVENS, 400, 35),  # red
-        (["2S", "2S", "2H", "2H", "2D", "2D", "2C"], 500, 7 * 20),  # red wild, all small
-        (["JK"] * 7, 500, 7 * 50),  # red wild, all big
-        (["AS", "AS", "AH", "AH", "AD", "AD", "AC", "AC"], 600, 8 * 20),  # gold
-        (["QS", "QS", "QH", "QH", "2D", "JK"], 0, 40 + 70),  # six cards: no canasta
-    ],
+    ("groups", "hand", "kwargs", "score"), [h[1:] for h in HANDS], ids=[h[0] for h in HANDS]
 )
-def test_r11_canasta_kinds(group, base, card_value):
-    assert hand_score([group], []) == base + card_value
-
-
-# --- R16.1 base items ---------------------------------------------------------
-@pytest.mark.parametrize(("red_threes", "bonus"), [(0, 0), (1, 100), (2, 200), (3, 300), (4, 800)])
-def test_r16_1_red_threes(red_threes, bonus):
-    assert hand_score([], ["4S"], red_threes=red_threes) == bonus - 5
-
-
-@pytest.mark.parametrize("twins", [0, 1, 2, 7])
-def test_r16_1_twins_100_each(twins):
-    assert hand_score([["KS", "KD", "KH"]], ["4S"], twins=twins) == 100 * twins + 30 - 5
-
-
-def test_r16_1_separate_heart_aces_500_each_with_no_card_value():
-    assert hand_score([], ["4S"], separate_heart_aces=1) == 500 - 5
-    assert hand_score([], ["4S"], separate_heart_aces=2) == 1000 - 5
-    # an aces group beside a separate heart ace counts only its own cards
-    assert hand_score([["AH", "AS", "AD"]], ["4S"], separate_heart_aces=1) == 500 + 60 - 5
-
-
-def test_r16_1_going_out_from_hand_and_table_clearing():
-    """Going out 100, from hand +100, table clearing +100: 300 in all (R16.3)."""
-    plain = hand_score([RED_CANASTA_OF_SEVENS], [])
-    assert plain == 435
-    assert hand_score([RED_CANASTA_OF_SEVENS], [], went_out=True) == plain + 100
-    assert hand_score([RED_CANASTA_OF_SEVENS], [], went_out=True, from_hand=True) == plain + 200
-    clearing = hand_score([RED_CANASTA_OF_SEVENS], [], went_out=True, from_hand=True, table_clearing=True)
-    assert clearing == plain + 300
+def test_hand_score(groups, hand, kwargs, score):
+    assert hand_score(groups, hand, **kwargs) == score
 
 
 # --- R16.4 card value ---------------------------------------------------------
-@pytest.mark.parametrize(("hand", "score"), [(["3S"], -100), (["3S", "3C"], -200), (["3C", "KD"], -110)])
-def test_r1_6_black_three_in_hand_is_minus_100_in_total(hand, score):
-    assert hand_score([], hand) == score
-
-
-@pytest.mark.parametrize(
-    ("group", "card_value"),
-    [
-        (["KS", "KD", "KH", "2C"], 30 + 20),
-        (["KS", "KD", "KH", "JK"], 30 + 50),
-        (["4S", "4D", "4H", "2C", "JK"], 15 + 20 + 50),
-        (["JK", "JK", "2C"], 50 + 50 + 20),
-    ],
-)
-def test_r16_4_wilds_in_groups_count_20_and_50(group, card_value):
-    assert hand_score([group], []) == card_value
-
-
 @pytest.mark.parametrize("card", [r + s for r in [*NATURAL_RANKS, "2"] for s in "SHDC"] + ["JK"])
 def test_r16_4_each_card_left_in_hand_costs_its_value(card):
     assert hand_score([], [card]) == -value(card)
@@ -147,38 +111,16 @@ def test_r17_worked_examples():
     assert 9725 + apply_tax(9725, 2375) == 9965  # R17.4: 2375 -> 237 -> 240
 
 
-@pytest.mark.parametrize(
-    ("total", "taxed"),
-    [
-        (-300, 1015),
-        (0, 1015),
-        (4999, 1015),
-        (5000, 510),
-        (6999, 510),
-        (7000, 255),
-        (8999, 255),
-        (9000, 100),
-        (15000, 100),
-    ],
-)
-def test_r17_1_bracket_boundaries(total, taxed):
-    assert apply_tax(total, 1015) == taxed
+#: R17.1: the taxed value of a 1015 score by bracket, at the brackets' bounds
+BRACKETS = {1015: (-300, 0, 4999), 510: (5000, 6999), 255: (7000, 8999), 100: (9000, 15000)}
+#: R17.2-R17.4: (total, score, taxed), rounding to 5 before and after halving or dividing
+ROUNDING = [(5000, 540, 270), (5000, 545, 275), (7000, 540, 135), (7000, 1000, 250), (9000, 2345, 230)]
+ROUNDING += [(9000, 2355, 240), (9000, 40, 0), (9000, 50, 10)]
+ROUNDING += [(total, 1015, taxed) for taxed, totals in BRACKETS.items() for total in totals]
 
 
-@pytest.mark.parametrize(
-    ("total", "score", "taxed"),
-    [
-        (5000, 540, 270),
-        (5000, 545, 275),
-        (7000, 540, 135),
-        (7000, 1000, 250),
-        (9000, 2345, 230),
-        (9000, 2355, 240),
-        (9000, 40, 0),
-        (9000, 50, 10),
-    ],
-)
-def test_r17_2_to_r17_4_rounding(total, score, taxed):
+@pytest.mark.parametrize(("total", "score", "taxed"), ROUNDING)
+def test_r17_1_to_r17_4_brackets_and_rounding(total, score, taxed):
     assert apply_tax(total, score) == taxed
 
 

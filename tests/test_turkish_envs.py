@@ -2,8 +2,8 @@
 
 The generic env contracts (hidden information T2.4/T3.4 and pair rewards T14
 included) run on the Turkish table in tests/conformance/. Here: the observation
-layout against the state, the invariants under random play, the rendered pairs,
-the generated pages and the action table's size (training: tests/test_turkish_training.py).
+layout against the state, the rendered pairs and the action table's size
+(training: tests/test_training.py).
 """
 
 from __future__ import annotations
@@ -11,31 +11,16 @@ from __future__ import annotations
 import gymnasium as gym
 import numpy as np
 import pytest
+from conformance.positions import after
 
-from kanaszta_env import GameBatch, Rules
 from kanaszta_env.envs import env
 from kanaszta_env.games.turkish.actions import ACTION_NAMES, NUM_ACTIONS
 from kanaszta_env.observation import observation_size, split
 
 
-def _played(seed: int, steps: int, batch: int = 16) -> GameBatch:
-    games = GameBatch(Rules(variant="tr", max_turns=400), batch_size=batch)
-    games.reset(seed=seed)
-    rng = np.random.default_rng(seed)
-    for _ in range(steps):
-        mask = games.legal_mask()
-        # lean towards melding so that tables fill up
-        scores = rng.random(mask.shape) * mask
-        meld = np.zeros(NUM_ACTIONS, dtype=bool)
-        meld[3:1323] = True
-        scores += 0.5 * (mask & meld)
-        games.step(scores.argmax(axis=1))
-    return games
-
-
 def test_observation_pieces_match_the_state():
     """The declared pieces hold what the state says (docs/observation-turkish.md)."""
-    games = _played(3, 300)
+    games = after(3, 300, 16, variant="tr", max_turns=400)  # leaning towards melds: tables fill up
     s = games.state
     for seat in range(4):
         pieces = split(games.observe(seats=seat), games.rules)

@@ -9,11 +9,11 @@ tests/test_turkish_position_invalid.py."""
 from __future__ import annotations
 
 import copy
-import json
 from collections import Counter
 
 import numpy as np
 from conformance.positions import assert_round_trip, assert_same_game
+from test_turkish_position_invalid import example, take
 
 from kanaszta_env import GameBatch, Rules
 from kanaszta_env.cards import NUM_TYPES, parse_cards
@@ -200,13 +200,6 @@ def test_canonical_fills_in_the_defaults() -> None:
 
 
 # --- the example position ---------------------------------------------------------------------
-_FOLDER = __import__("pathlib").Path(__file__).resolve().parent.parent / "docs" / "positions"
-
-
-def example() -> dict:
-    return json.loads((_FOLDER / "turkish-opening.json").read_text())
-
-
 def test_example_position_offers_what_the_readme_says() -> None:
     """docs/positions/turkish-opening.json: player 0 has drawn and may start a meld with any
     natural of his hand or discard any card; 8H 9H 10H and three kings open (30 + 30, T9.1),
@@ -238,13 +231,7 @@ def test_going_out_round_trips_and_ends_the_hand() -> None:
     )
     doc["players"][0].update(hand=["3C", "9H"], opened=True)
     doc["fis"] = [{"taker": 1, "used": True}, {"taker": 3, "used": True}]
-    nines = ["9S", "9S", "9H", "9D", "9D", "9C", "9C"]
-    for c in nines:
-        if c in doc["stock"]:
-            doc["stock"].remove(c)
-        else:
-            holder = next(p["hand"] for p in doc["players"][1:] if c in p["hand"])
-            holder[holder.index(c)] = doc["stock"].pop()
+    nines = take(doc, ["9S", "9S", "9H", "9D", "9D", "9C", "9C"])
     doc["pairs"][0]["melds"] = [{"owner": 0, "cards": nines}]
     games = load(doc)
     assert dump(games)["pairs"][0]["melds"][0]["kind"] == "whole"

@@ -37,25 +37,21 @@ BONUS = dataclasses.replace(
 )
 
 
-def test_rules_presets_play_the_diszitett_variant():
-    assert Rules().spec is DISZITETT
-    assert Rules(variant="2003-01").spec is DISZITETT
-    assert get_variant("diszitett") is DISZITETT
-    assert DEFAULT_VARIANT is DISZITETT
-
-
-def test_r1_1_r3_diszitett_deck_and_deal():
-    assert DISZITETT.deck_size == 112
-    assert DISZITETT.type_copies[JOKER] == 8
-    assert DISZITETT.cut_cards == 3 and (DISZITETT.deal_starter, DISZITETT.deal_others) == (15, 14)
-    assert DISZITETT.sides(4) == (0, 1, 2, 3)  # R2.1: everyone plays for himself
-
-
-def test_r1_6_card_values_come_from_the_spec():
+def test_r1_1_r1_6_r3_the_presets_play_the_diszitett_variant():
+    """Its deck (R1.1), deal (R3), card values (R1.6, read from the spec) and sides (R2.1);
+    frozen and hashable."""
     from kanaszta_env.cards import CARD_VALUE
 
+    assert Rules().spec is Rules(variant="2003-01").spec is get_variant("diszitett") is DISZITETT
+    assert DEFAULT_VARIANT is DISZITETT and isinstance(DISZITETT, Variant)
+    assert DISZITETT.deck_size == 112 and DISZITETT.type_copies[JOKER] == 8
+    assert DISZITETT.cut_cards == 3 and (DISZITETT.deal_starter, DISZITETT.deal_others) == (15, 14)
+    assert DISZITETT.sides(4) == (0, 1, 2, 3)  # R2.1: everyone plays for himself
     assert CARD_VALUE[JOKER] == 50 and CARD_VALUE[card_type(0, 0)] == 20 and CARD_VALUE[card_type(3, 0)] == 5
     assert list(CARD_VALUE) == list(DISZITETT.card_value)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        DISZITETT.going_out = 1  # type: ignore[misc]
+    assert len({DISZITETT, BONUS}) == 2 and DISZITETT.fingerprint != BONUS.fingerprint
 
 
 @pytest.mark.parametrize(
@@ -82,18 +78,15 @@ def test_register_refuses_a_different_variant_under_a_taken_name():
         get_variant("nope")
 
 
-def test_the_default_variant_runs_on_the_package_modules():
-    kernels = kernels_for(DISZITETT)
-    assert kernels.package == "kanaszta_env"
-    assert kernels.driver.__name__ == "kanaszta_env.engine.driver"
-    assert GameBatch(Rules(), 1)._kernels is kernels
-
-
 def test_kernels_are_compiled_per_variant_with_its_tables():
     """The same rule source, compiled for another variant: its score tables,
     deck and deal are the constants of the new kernels, the default's are not
-    touched, and the variant's machine code is cached in its own folder."""
-    default = kernels_for(DISZITETT).compiled
+    touched (they run on the package's modules), and the variant's machine code is cached in
+    its own folder."""
+    kernels = kernels_for(DISZITETT)
+    assert kernels.package == "kanaszta_env" and kernels.driver.__name__ == "kanaszta_env.engine.driver"
+    assert GameBatch(Rules(), 1)._kernels is kernels
+    default = kernels.compiled
     other = kernels_for(BONUS)
     assert other is kernels_for(BONUS)  # imported once
     assert other.package != "kanaszta_env" and other.compiled is not default
@@ -213,11 +206,3 @@ def test_consumers_write_no_score_or_deck_number_of_a_game() -> None:
                 f"{name}:{row}: {line}" for row, line, n in _whole_numbers(path) if n in facts - allowed
             ]
     assert offenders == []
-
-
-def test_variant_is_hashable_and_frozen():
-    assert isinstance(DISZITETT, Variant)
-    with pytest.raises(dataclasses.FrozenInstanceError):
-        DISZITETT.going_out = 1  # type: ignore[misc]
-    assert len({DISZITETT, BONUS}) == 2
-    assert DISZITETT.fingerprint != BONUS.fingerprint

@@ -1,16 +1,19 @@
 """What the position tests of every game share (docs/position.md): the state a rule reads,
 a round trip ``dump -> load`` checked in full, and random play biased towards the actions
-that reach every phase. Used by tests/conformance/test_positions.py and by the per-game
+that reach every phase. Used by tests/conformance/test_positions.py, by the per-game
 position tests (tests/test_position.py, tests/test_classic_position.py,
-tests/test_turkish_position.py)."""
+tests/test_turkish_position.py) and by tests that need such play."""
 
 from __future__ import annotations
 
+import itertools
 import json
+from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 
-from kanaszta_env import GameBatch
+from kanaszta_env import GameBatch, Rules
 from kanaszta_env.engine.kernels import kernels_for
 from kanaszta_env.position import canonical, dump, load
 
@@ -88,3 +91,21 @@ def biased_actions(games: GameBatch, rng: np.random.Generator, weights: np.ndarr
     """A random legal action per game drawn with ``weights`` (rows without one: 0)."""
     mask = games.legal_mask()
     return np.where(mask, rng.random(mask.shape) ** (1.0 / weights), -1.0).argmax(axis=1)
+
+
+def random_play(rules: Rules, seed: int, size: int = 4) -> Iterator[tuple[int, GameBatch]]:
+    """A batch at each step of random play biased towards pickups and melds (so that every
+    phase is met), until every game is over."""
+    games = GameBatch(rules, size)
+    games.reset(seed=seed)
+    rng, weights = np.random.default_rng(seed), preference(games)
+    for step in itertools.count():
+        yield step, games
+        if games.done.all():
+            return
+        games.step(biased_actions(games, rng, weights))
+
+
+def after(seed: int, steps: int, size: int = 4, **rules: Any) -> GameBatch:
+    """The batch of ``Rules(**rules)`` after ``steps`` steps of :func:`random_play`."""
+    return next(itertools.islice(random_play(Rules(**rules), seed, size), steps, None))[1]

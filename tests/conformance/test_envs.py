@@ -50,16 +50,18 @@ def random_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return (rng.random(mask.shape) * mask).argmax(axis=1)
 
 
-def play_random(e: raw_env, seed: int) -> np.ndarray:
-    """Random legal play of the AEC env until the episode ends; each agent's total reward."""
+def play_random(e: raw_env, seed: int) -> tuple[np.ndarray, tuple[bool, bool]]:
+    """Random legal play of the AEC env until the episode ends: each agent's total reward and
+    how the episode ended, ``(terminated, truncated)``."""
     rng = np.random.default_rng(seed)
     e.reset(seed=seed)
-    totals = dict.fromkeys(e.possible_agents, 0.0)
+    totals, ended = dict.fromkeys(e.possible_agents, 0.0), None
     for agent in e.agent_iter(10_000):
         obs, reward, term, trunc, _ = e.last()
         totals[agent] += reward
+        ended = ended or ((term, trunc) if term or trunc else None)
         e.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-    return np.array(list(totals.values()))
+    return np.array(list(totals.values())), ended
 
 
 def batch_endings(rules: Any, seed: int, **options: Any) -> list[tuple[np.ndarray, dict]]:
@@ -187,49 +189,37 @@ def test_illegal_penalty_mode_like_terminate_illegal_wrapper(table) -> None:
     assert e.agents == []
 
 
-def test_rewards_zero_sum_per_side_and_scaled(table) -> None:
-    """R16-R17, C13, T14: at a hand's end every seat gets its side's score minus the other
-    sides' mean, times the scale: partners alike, zero-sum between sides. In the AEC env
-    (hands cut at 20 turns) and in batches played to their natural ends."""
+@pytest.mark.parametrize("reward", ["score", "win"])
+def test_rewards_at_the_end_of_a_hand(table, reward: str) -> None:
+    """R16-R17, C13, T14 (reward="score"): at a hand's end every seat gets its side's score
+    minus the other sides' mean, times the scale: partners alike, zero-sum between sides.
+    R18, C14 (reward="win"): +1 to the seats of the side with the single highest total, 0 to
+    the top seats of a tie between sides, -1 to the rest (partners win together). In the AEC
+    env (hands cut at 20 turns) and in batches played to their natural ends."""
     sides = table.rules().sides()
     one_per_side = [sides.index(d) for d in range(max(sides) + 1)]
-    for seed in range(3):
-        e = env(**table.kw(max_turns=20, reward_scale=0.01))
-        got = play_random(e, seed)
-        np.testing.assert_allclose(got, score_rewards(e.games.summary(0)["hand_scores"], sides, 0.01))
-        assert got[one_per_side].sum() == pytest.approx(0.0)
-    ends = batch_endings(table.rules(), 11)
-    for rewards, summary in ends:
-        np.testing.assert_allclose(rewards, score_rewards(summary["hand_scores"], sides))
-        assert rewards[one_per_side].sum() == pytest.approx(0.0)
-    assert len(ends) == 32
+    keys = {"reward": "win"} if reward == "win" else {"reward_scale": 0.01}
 
+    def expected(summary: dict, scale: float = 1.0) -> np.ndarray:
+        if reward == "win":
+            return win_rewards(summary["totals"], sides)
+        return score_rewards(summary["hand_scores"], sides, scale)
 
-def test_win_reward_mode(table) -> None:
-    """R18, C14: reward="win" pays +1 to the seats of the side with the single highest total,
-    0 to the top seats of a tie between sides, -1 to the rest (partners win together)."""
-    sides = table.rules().sides()
     for seed in range(3):
-        e = env(**table.kw(max_turns=20, reward="win"))
-        got = play_random(e, seed)
-        assert got.tolist() == win_rewards(e.games.summary(0)["totals"], sides).tolist()
-    ends = batch_endings(table.rules(), 2, reward="win")
+        e = env(**table.kw(max_turns=20, **keys))
+        got = play_random(e, seed)[0]
+        np.testing.assert_allclose(got, expected(e.games.summary(0), 0.01))
+        assert reward == "win" or got[one_per_side].sum() == pytest.approx(0.0)
+    ends = batch_endings(table.rules(), 11, **(keys if reward == "win" else {}))
     for rewards, summary in ends:
-        assert rewards.tolist() == win_rewards(summary["totals"], sides).tolist()
-    assert any(rewards.max() == 1 for rewards, _ in ends)
+        np.testing.assert_allclose(rewards, expected(summary))
+        assert reward == "win" or rewards[one_per_side].sum() == pytest.approx(0.0)
+    assert len(ends) == 32 and (reward == "score" or any(rewards.max() == 1 for rewards, _ in ends))
 
 
 def test_truncation_at_turn_limit(table) -> None:
     """R19.2, C15, T16: a hand cut by the turn limit is reported as truncation."""
-    e = env(**table.kw(max_turns=6))
-    rng = np.random.default_rng(3)
-    e.reset(seed=3)
-    for _agent in e.agent_iter():
-        obs, _, term, trunc, _ = e.last()
-        if term or trunc:
-            break
-        e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-    assert (term, trunc) == (False, True)
+    assert play_random(env(**table.kw(max_turns=6)), 3)[1] == (False, True)
 
 
 def test_game_episodes_pay_every_hand(table) -> None:
