@@ -35,108 +35,123 @@ def fails(capsys: pytest.CaptureFixture[str], argv: list[str], *words: str) -> s
     return lines[0]
 
 
-# --- play ---------------------------------------------------------------------------------
+def tournament(*argv: str) -> list[str]:
+    """``kanaszta tournament random greedy argv --no-progress``."""
+    return ["tournament", "random", "greedy", *argv, "--no-progress"]
+
+
 @pytest.mark.parametrize(
     ("argv", "words"),
     [
-        (["--opponent", "nosuchbot"], ["unknown agent", "'nosuchbot'", "random", "greedy", "heuristic"]),
-        (["--seat", "5"], ["--seat 5", "2-player", "0-1"]),
-        (["--opponent", "greedy", "--opponent", "greedy", "--seat", "3"], ["--seat 3", "0-2"]),
         (
-            ["--variant", "pl", "--players", "4", *["--opponent", "random"] * 2],
+            ["play", "--opponent", "nosuchbot"],
+            ["unknown agent", "'nosuchbot'", "random", "greedy", "heuristic"],
+        ),
+        (["play", "--seat", "5"], ["--seat 5", "2-player", "0-1"]),
+        (["play", "--opponent", "greedy", "--opponent", "greedy", "--seat", "3"], ["--seat 3", "0-2"]),
+        (
+            ["play", "--variant", "pl", "--players", "4", *["--opponent", "random"] * 2],
             ["one --opponent for all or 3"],
         ),
-        (["--seat", "-1"], ["--seat", "non-negative integer"]),
-        (["--opening-minimum", "60"], ["--opening-minimum", "60", "50, 75, 90, 120"]),
-        (["--variant", "1999"], ["--variant", "2003-02"]),
-        (["--max-turns", "0"], ["--max-turns", "positive integer"]),
-        (["--seed", "-3"], ["--seed", "non-negative integer"]),
-        (["--opponent", "search:samples=x"], ["samples", "integer", "'x'"]),
-        (["--opponent", "heuristic:min_left=lots"], ["min_left", "number", "'lots'"]),
-        (["--record", "no/such/folder/game.json"], ["--record", "does not exist"]),
+        (["play", "--seat", "-1"], ["--seat", "non-negative integer"]),
+        (["play", "--opening-minimum", "60"], ["--opening-minimum", "60", "50, 75, 90, 120"]),
+        (["play", "--variant", "1999"], ["--variant", "2003-02"]),
+        (["play", "--max-turns", "0"], ["--max-turns", "positive integer"]),
+        (["play", "--seed", "-3"], ["--seed", "non-negative integer"]),
+        (["play", "--opponent", "search:samples=x"], ["samples", "integer", "'x'"]),
+        (["play", "--opponent", "heuristic:min_left=lots"], ["min_left", "number", "'lots'"]),
+        (["play", "--record", "no/such/folder/game.json"], ["--record", "does not exist"]),
+        (["play", "--no-such-flag"], ["unrecognized arguments", "--no-such-flag"]),
+        (["watch", "random"], ["one agent per seat", "got 1"]),
+        (["watch", "random", "greedy", "--speed", "-1"], ["--speed", "non-negative number"]),
+        (["watch", "random", "greedy", "--speed", "fast"], ["--speed", "'fast'"]),
+        (["watch", "random", "nosuchbot"], ["unknown agent", "'nosuchbot'"]),
+        (["watch", "random", "greedy", "--record", "no/such/dir/g.json"], ["--record", "does not exist"]),
+        (tournament("--deals", "0"), ["--deals", "positive integer", "'0'"]),
+        (tournament("--deals", "many"), ["--deals", "positive integer", "'many'"]),
+        (tournament("--batch", "0"), ["--batch", "positive integer"]),
+        (tournament("--bootstrap", "-1"), ["--bootstrap", "non-negative integer"]),
+        (tournament("--seed", "-1"), ["--seed", "non-negative integer"]),
+        (tournament("--opening-minimum", "60"), ["--opening-minimum", "50, 75, 90, 120"]),
+        (tournament("search:samples=x"), ["option samples", "'search:samples=x'", "integer", "'x'"]),
+        (tournament("search:depth=3"), ["unknown search option", "depth"]),
+        (tournament("nosuchbot"), ["unknown agent", "'nosuchbot'", "random, greedy, heuristic, search"]),
+        (tournament("missing.zip"), ["no checkpoint", "missing.zip"]),
+        (tournament("random"), ["each agent may appear once", "random"]),
+        (tournament("--records", "no/such/folder/games.jsonl"), ["--records", "does not exist"]),
+        (tournament("--out", "no/such/folder/bots"), ["--out", "does not exist"]),
+        (["tournament", "random"], ["at least two agents"]),
+        (["eval", "some.zip", "--hands", "0"], ["--hands", "positive even integer", "'0'"]),
+        (["eval", "some.zip", "--hands", "3"], ["--hands", "positive even integer", "'3'"]),
+        (["eval", "some.zip", "--batch", "0"], ["--batch", "positive integer"]),
+        (["train", "--opponents", "foo:1", "--run-dir", "run"], ["opponents", "'foo'", "self"]),
+        (["train", "--opponents", "self:1", "--run-dir", "run"], ["only 'self'"]),
+        (["train", "--eval-bots", "random,nobot", "--run-dir", "run"], ["eval_bots", "'nobot'"]),
+        (["train", "--warm-start", "search:samples=x", "--run-dir", "run"], ["warm_start", "integer"]),
+        (["train", "--resume", "none.zip", "--run-dir", "run"], ["resume"]),
+        (["train", "--num-envs", "0", "--run-dir", "run"], ["--num-envs", "positive integer"]),
+        (["train", "--eval-hands", "5", "--run-dir", "run"], ["--eval-hands", "positive even integer"]),
+        (
+            ["serve", "--runs-dir", "/no/such/folder", "--port", "0"],
+            ["--runs-dir /no/such/folder: no such folder"],
+        ),
+        (["serve", "--port", "70000"], ["at most 65535"]),
     ],
 )
-def test_play_rejects_bad_arguments(capsys, argv: list[str], words: list[str]) -> None:
-    fails(capsys, ["play", *argv], *words)
+def test_bad_arguments_are_refused_before_anything_is_written(
+    capsys, tmp_path: Path, monkeypatch, argv: list[str], words: list[str]
+) -> None:
+    """Run in an empty folder: the refusal leaves it empty (no run, record or game written)."""
+    monkeypatch.chdir(tmp_path)
+    fails(capsys, argv, *words)
+    assert not any(tmp_path.iterdir())
 
 
-def test_play_resume_needs_a_position_file(capsys, tmp_path: Path) -> None:
-    fails(capsys, ["play", "--resume", str(tmp_path / "saved.json")], "saved.json", "No such file")
-    broken = tmp_path / "broken.json"
-    broken.write_text("{not json")
-    fails(capsys, ["play", "--resume", str(broken)], "broken.json", "not valid JSON")
-    wrong = tmp_path / "wrong.json"
-    wrong.write_text("[1, 2]")
-    fails(capsys, ["play", "--resume", str(wrong)], "--resume", "invalid position")
+GOOD_RECORD = json.dumps({"format": "kanaszta-record/1", "rules": {}, "actions": [], "seed": 1})
 
 
-# --- position -----------------------------------------------------------------------------
-def test_position_reports_missing_and_malformed_files(capsys, tmp_path: Path) -> None:
-    fails(capsys, ["position", str(tmp_path / "nofile.json")], "nofile.json", "No such file")
-    text = tmp_path / "text.json"
-    text.write_text("this is not JSON\n")
-    fails(capsys, ["position", str(text)], "text.json", "not valid JSON", "line 1")
-    odd = tmp_path / "odd.json"
-    odd.write_text(json.dumps({"variant": "2003-02"}))
-    fails(capsys, ["position", str(odd)], "invalid position", "odd.json", "missing")
-    fails(capsys, ["position", str(tmp_path)], "directory")
-
-
-# --- tournament ---------------------------------------------------------------------------
 @pytest.mark.parametrize(
-    ("argv", "words"),
-    [
-        (["--deals", "0"], ["--deals", "positive integer", "'0'"]),
-        (["--deals", "many"], ["--deals", "positive integer", "'many'"]),
-        (["--batch", "0"], ["--batch", "positive integer"]),
-        (["--bootstrap", "-1"], ["--bootstrap", "non-negative integer"]),
-        (["--seed", "-1"], ["--seed", "non-negative integer"]),
-        (["--opening-minimum", "60"], ["--opening-minimum", "50, 75, 90, 120"]),
-        (["search:samples=x"], ["option samples", "'search:samples=x'", "integer", "'x'"]),
-        (["search:depth=3"], ["unknown search option", "depth"]),
-        (["nosuchbot"], ["unknown agent", "'nosuchbot'", "random, greedy, heuristic, search"]),
-        (["missing.zip"], ["no checkpoint", "missing.zip"]),
-        (["random"], ["each agent may appear once", "random"]),
-        (["--records", "no/such/folder/games.jsonl"], ["--records", "does not exist"]),
-        (["--out", "no/such/folder/bots"], ["--out", "does not exist"]),
+    ("command", "content", "words"),
+    [  # content None: no such file; "/": a folder
+        (["play", "--resume"], None, ["game.json", "No such file"]),
+        (["play", "--resume"], "{not json", ["game.json", "not valid JSON"]),
+        (["play", "--resume"], "[1, 2]", ["--resume", "invalid position"]),
+        (["position"], None, ["game.json", "No such file"]),
+        (["position"], "this is not JSON\n", ["game.json", "not valid JSON", "line 1"]),
+        (["position"], json.dumps({"variant": "2003-02"}), ["invalid position", "game.json", "missing"]),
+        (["position"], "/", ["directory"]),
+        (["replay", "--speed", "0"], None, ["No such file"]),
+        (["replay", "--speed", "0"], "not json at all\nstill not\n", ["neither JSON nor JSON lines"]),
+        (["replay", "--speed", "0"], "[1, 2]", ["not a game record"]),
+        (["replay", "--speed", "0"], json.dumps({"format": "something/1"}), ["not a game record of format"]),
+        (
+            ["replay", "--speed", "0"],
+            GOOD_RECORD.replace("[]", '["keep", "fly"]'),
+            ["unknown action name 'fly'"],
+        ),
+        (["replay", "--game", "3"], GOOD_RECORD, ["--game 3"]),
+        (["train", "--config"], None, ["game.json", "No such file"]),
     ],
 )
-def test_tournament_rejects_bad_arguments(capsys, argv: list[str], words: list[str]) -> None:
-    fails(capsys, ["tournament", "random", "greedy", *argv, "--no-progress"], *words)
+def test_a_bad_file_is_refused_naming_the_problem(
+    capsys, tmp_path: Path, command: list[str], content: str | None, words: list[str]
+) -> None:
+    path = tmp_path / "game.json"
+    if content == "/":
+        path.mkdir()
+    elif content is not None:
+        path.write_text(content)
+    fails(capsys, [*command, str(path)], *words)
 
 
-def test_tournament_needs_two_agents(capsys) -> None:
-    fails(capsys, ["tournament", "random"], "at least two agents")
-
-
-def test_tournament_help_shows_single_percent_signs(capsys) -> None:
-    with pytest.raises(SystemExit) as stop:
-        main(["tournament", "--help"])
-    assert stop.value.code == 0
-    out = capsys.readouterr().out
-    assert "95%" in out and "95%%" not in out
-
-
-def test_train_and_eval_help_render(capsys) -> None:
+def test_every_help_text_renders(capsys) -> None:
     """Every help text goes through argparse's %-formatting without error."""
-    for command in ("train", "eval", "play", "watch", "replay", "position"):
-        with pytest.raises(SystemExit):
+    for command in ("train", "eval", "play", "watch", "replay", "position", "tournament"):
+        with pytest.raises(SystemExit) as stop:
             main([command, "--help"])
         out = capsys.readouterr().out
-        assert f"kanaszta {command}" in out and "%%" not in out
-
-
-# --- eval ---------------------------------------------------------------------------------
-@pytest.mark.parametrize(
-    ("argv", "words"),
-    [
-        (["--hands", "0"], ["--hands", "positive even integer", "'0'"]),
-        (["--hands", "3"], ["--hands", "positive even integer", "'3'"]),
-        (["--batch", "0"], ["--batch", "positive integer"]),
-    ],
-)
-def test_eval_rejects_bad_counts(capsys, argv: list[str], words: list[str]) -> None:
-    fails(capsys, ["eval", "some.zip", *argv], *words)
+        assert stop.value.code == 0 and f"kanaszta {command}" in out and "%%" not in out
+    assert "95%" in out  # the tournament's confidence interval
 
 
 @pytest.mark.skipif(not HAS_TRAINING, reason="needs the training layer (sb3-contrib)")
@@ -174,22 +189,6 @@ def test_training_evaluations_play_whole_deals() -> None:
     assert row["hands"] == 6
 
 
-# --- train --------------------------------------------------------------------------------
-def test_train_validates_before_writing_anything(capsys, tmp_path: Path) -> None:
-    run = tmp_path / "run"
-    fails(capsys, ["train", "--opponents", "foo:1", "--run-dir", str(run)], "opponents", "'foo'", "self")
-    assert not (run / "config.json").exists() and not run.exists()
-    fails(capsys, ["train", "--opponents", "self:1", "--run-dir", str(run)], "only 'self'")
-    fails(capsys, ["train", "--eval-bots", "random,nobot", "--run-dir", str(run)], "eval_bots", "'nobot'")
-    fails(
-        capsys, ["train", "--warm-start", "search:samples=x", "--run-dir", str(run)], "warm_start", "integer"
-    )
-    fails(capsys, ["train", "--resume", str(tmp_path / "none.zip"), "--run-dir", str(run)], "resume")
-    fails(capsys, ["train", "--num-envs", "0"], "--num-envs", "positive integer")
-    fails(capsys, ["train", "--eval-hands", "5"], "--eval-hands", "positive even integer")
-    assert not run.exists()
-
-
 @pytest.mark.parametrize(
     ("toml", "words"),
     [
@@ -211,15 +210,9 @@ def test_train_config_file_values_are_checked(capsys, tmp_path: Path, toml: str,
     assert not (tmp_path / "run").exists()
 
 
-def test_train_config_file_must_exist(capsys, tmp_path: Path) -> None:
-    fails(capsys, ["train", "--config", str(tmp_path / "none.toml")], "none.toml", "No such file")
-
-
-# --- the error machinery ------------------------------------------------------------------
-def test_usage_errors_name_the_command(capsys) -> None:
+def test_no_command_is_a_usage_error(capsys) -> None:
     main([])
     assert capsys.readouterr().err.startswith("kanaszta: error: the following arguments are required")
-    fails(capsys, ["play", "--no-such-flag"], "unrecognized arguments", "--no-such-flag")
 
 
 def test_debug_shows_the_traceback(capsys) -> None:

@@ -13,8 +13,9 @@ import numpy as np
 import pytest
 
 import kanaszta_env
-from kanaszta_env import GameBatch, IllegalActionError, Rules, env
+from kanaszta_env import GameBatch, IllegalActionError, Rules, env, position
 from kanaszta_env.envs import KanasztaGymEnv
+from kanaszta_env.envs.render import render_table
 from kanaszta_env.observation import split
 
 
@@ -88,8 +89,6 @@ def test_opponents_by_name_are_built_with_the_envs_rules() -> None:
 def test_unknown_discard_owner_is_not_told_to_anyone() -> None:
     """A position may leave the top card's discarder unknown (-1): no observer
     is told he or anybody else discarded it."""
-    from kanaszta_env import position
-
     games = GameBatch(Rules(), 1)
     games.reset(seed=11)
     doc = position.dump(games)
@@ -101,7 +100,6 @@ def test_unknown_discard_owner_is_not_told_to_anyone() -> None:
     for seat in range(2):
         owner = split(loaded.observe(seat)[0])["pile_top_owner"]
         assert not owner.any()
-    from kanaszta_env.envs.render import render_table
 
     def pile(state) -> str:
         return next(
@@ -113,6 +111,8 @@ def test_unknown_discard_owner_is_not_told_to_anyone() -> None:
 
 
 def test_rules_and_small_api_edges() -> None:
+    assert isinstance(kanaszta_env.__version__, str)
+    assert {"GameBatch", "Rules", "env"} <= set(kanaszta_env.__all__)
     assert Rules(num_players=np.int64(3)).num_players == 3
     with pytest.raises(ValueError, match="opening_minimum must be an integer"):
         Rules(opening_minimum=75.0)
@@ -135,8 +135,6 @@ def test_rules_and_small_api_edges() -> None:
 
 
 def test_aec_reset_from_a_position_copies_state_and_final_infos() -> None:
-    from kanaszta_env import position
-
     source = GameBatch(Rules(max_turns=12), 1)
     source.reset(seed=5)
     for _ in range(7):
@@ -164,8 +162,6 @@ def test_aec_reset_from_a_position_copies_state_and_final_infos() -> None:
 
 
 def test_gym_reset_from_a_position_puts_the_learner_in_the_seat_to_move() -> None:
-    from kanaszta_env import position
-
     source = GameBatch(Rules(), 1)
     source.reset(seed=9)
     for _ in range(5):
@@ -175,8 +171,3 @@ def test_gym_reset_from_a_position_puts_the_learner_in_the_seat_to_move() -> Non
     obs, info = e.reset(options={"position": doc})
     assert info["learner_seat"] == doc["to_move"]
     np.testing.assert_array_equal(obs, source.observe(doc["to_move"])[0])
-
-
-def test_package_version_and_public_names() -> None:
-    assert isinstance(kanaszta_env.__version__, str)
-    assert {"GameBatch", "Rules", "env"} <= set(kanaszta_env.__all__)

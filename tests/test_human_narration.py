@@ -1,10 +1,10 @@
-"""``kanaszta play`` can be followed: each move says what it
-changed, a refused move says why, near misses get "did you mean", a discard
-that ends the hand is confirmed, the rules in force are shown, the other
-players' turns are told in a line each from public information (in every game:
-classic canasta and Turkish kanasta from the table picture, :mod:`agents.narrate`),
-and Ctrl-C ends the game quietly. Every test drives the terminal game with scripted
-input and reads its output."""
+"""The terminal game (``kanaszta play``) driven by scripted input: bad input and
+re-prompts, moves by number and by name, saving and resuming a position, the scoring
+breakdown (R16) and the game record. It can be followed: each move says what it changed,
+a refused move says why, near misses get "did you mean", a discard that ends the hand is
+confirmed, the rules in force are shown, the other players' turns are told in a line
+each from public information (in every game: classic canasta and Turkish kanasta from
+the table picture, :mod:`agents.narrate`), and Ctrl-C ends the game quietly."""
 
 from __future__ import annotations
 
@@ -12,11 +12,11 @@ import io
 import json
 import re
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
 import pytest
-from test_human import Script
 
 from agents import GreedyBot
 from agents.base import Agent
@@ -24,10 +24,27 @@ from agents.games.diszitett.narrate import snapshot
 from agents.games.turkish.terminal import TurkishWords
 from agents.human import play_human
 from agents.records import replay, start_game
-from agents.registry import make_agent, terminal_words
+from agents.registry import make_agent
 from kanaszta_env import GameBatch, Rules, action_from_name, position as positions
 from kanaszta_env.cards import TYPE_NAMES, counts_to_cards
 from kanaszta_env.cli import main
+
+
+class Script(io.TextIOBase):
+    """An input stream: the given lines, then ``tail`` forever (or EOF)."""
+
+    def __init__(self, lines: list[str], tail: str | None = "1") -> None:
+        self.lines: Iterator[str] = iter(lines)
+        self.tail = tail
+        self.read_lines = 0
+
+    def readline(self, size: int = -1) -> str:
+        self.read_lines += 1
+        line = next(self.lines, None)
+        if line is None:
+            return "" if self.tail is None else self.tail + "\n"
+        return line + "\n"
+
 
 POSITIONS = Path(__file__).resolve().parent.parent / "docs" / "positions"
 
@@ -42,6 +59,84 @@ def play(lines: list[str], tail: str | None = None, **kwargs) -> tuple[str, obje
     kwargs.setdefault("opponents", [GreedyBot()])
     game = play_human(input_stream=Script(lines, tail=tail), output=out, **kwargs)
     return out.getvalue(), game
+
+
+def test_bad_input_gets_a_message_and_a_new_prompt(tmp_path) -> None:
+    """Unknown words, out-of-range numbers, unknown and illegal move names are
+    refused with a message; help, hint and save work; quit stops."""
+    out = io.StringIO()
+    save = tmp_path / "pos.json"
+    lines = ["", "foo", "999", "meld_ZZ", "discard_JK", "help", "hint", "save", f"save {save}", "quit"]
+    script = Script(lines)
+    game = play_human([GreedyBot()], Rules(), seed=3, input_stream=script, output=out)
+    text = out.getvalue()
+    assert not game.finished and game.scores is None
+    for message in (
+        "unknown move 'foo'",
+        "no move number 999: choose 1 to 2",
+        "unknown move 'meld_ZZ'",
+        "discard_JK is not legal now",
+        "commands:",
+        "the heuristic bot would play",
+        "usage: save FILE",
+        f"position saved to {save}",
+        "stopped",
+    ):
+        assert message in text
+    prompts = sum(len(m) // 2 for m in re.findall(r"(?m)^(?:> )+", text))
+    assert script.read_lines == len(lines) == prompts  # a new prompt for every line read
+    assert positions.load(json.loads(save.read_text())).state.phase[0] == 0  # the cut
+
+
+@pytest.mark.parametrize(("seed", "lines"), [(8, ["keep", "LEAVE", "2"]), (1, []), (2, []), (5, []), (6, [])])
+def test_moves_by_name_and_number_finish_the_hand_with_the_breakdown(seed: int, lines: list[str]) -> None:
+    """Cut decisions by name, then the first listed move each time; the hand ends with the
+    scoring breakdown (R16), which adds up to the engine's scores (no tax at a total of 0,
+    R17.1), and the record replays to the same scores."""
+    text, game = play(lines, tail="1", seed=seed)
+    assert game.finished and game.raw_scores == game.scores
+    assert "scoring (R16):" in text and "melded cards" in text and "result:" in text
+    assert [int(x) for x in replay(game.record).state.hand_scores[0]] == game.scores
+    if lines:
+        assert game.record.actions[:3] == ["keep", "leave", "leave"]
+
+
+def test_save_and_resume_continue_the_same_game(tmp_path) -> None:
+    """A position saved mid-hand and resumed plays on exactly like the original."""
+    save = tmp_path / "mid.json"
+    _, whole = play(["1"] * 40 + [f"save {save}"], tail="1", seed=12)
+    assert whole.finished
+    doc = json.loads(save.read_text())
+    _, resumed = play([], tail="1", start=doc)
+    assert resumed.finished and resumed.scores == whole.scores
+    assert resumed.record.start == doc
+    assert replay(resumed.record).state.hand_scores[0].tolist() == whole.scores
+
+
+def test_input_end_stops_cleanly() -> None:
+    """End of input leaves the hand unfinished without an error."""
+    text, game = play(["1", "1"], seed=4)
+    assert not game.finished and "input ended" in text
+    assert game.record.actions == ["keep", "keep"]
+
+
+def test_human_seat_and_player_count_are_checked() -> None:
+    with pytest.raises(ValueError, match="opponents"):
+        play_human([], Rules(), seed=1, input_stream=Script([]), output=io.StringIO())
+    with pytest.raises(ValueError, match="seat"):
+        play_human([GreedyBot()], Rules(), seat=2, seed=1, input_stream=Script([]), output=io.StringIO())
+
+
+def test_other_hands_are_hidden() -> None:
+    """The table lists the human's own cards but only the size (and publicly
+    known cards) of the opponent's hand."""
+    text, _ = play(["1"] * 8, seed=9)
+    own = re.findall(r"(?m)^ {3}[ *]you \(.*\) hand \((\d+)\): (.*?)(?: · known to all: .*)?$", text)
+    assert own and all(int(n) == len(cards.split()) for n, cards in own if n != "0"), "own hand listed"
+    assert int(own[-1][0]) >= 14
+    theirs = re.findall(r"(?m)^ {3}[ *]greedy \(seat 1\) \(.*\) (hand.*)$", text)
+    assert len(theirs) == len(own), "the opponent's seat at every table"
+    assert all(re.fullmatch(r"hand: \d+ cards(, known: .*)?", t) for t in theirs), "only as a count"
 
 
 def test_rules_are_shown_at_the_start_and_on_request_and_the_cut_card_is_named() -> None:
@@ -302,18 +397,3 @@ def test_turkish_score_sheet_parts_follow_t14() -> None:
         rest -= 0 if took else 600 if s.forced[0, pair] == 1 and out is not None and not won else 100
         parts, total = line.rsplit(" = ", 1)
         assert parts.endswith(f"Fis and going out {rest:+d}") and int(total) == game.scores[pair]
-
-
-@pytest.mark.parametrize("variant", ["pl", "sk", "tr"])
-def test_hint_rules_save_and_the_score_work_in_every_preset(variant: str, tmp_path) -> None:
-    """The commands and the end of the hand in classic canasta's and Turkish kanasta's presets."""
-    rules = Rules(variant=variant, num_players=4)
-    save = tmp_path / "pos.json"
-    bots = [make_agent("greedy", rules) for _ in range(3)]
-    text, game = play(["rules", "hint", f"save {save}"], tail="1", rules=rules, seed=2, opponents=bots)
-    assert game.finished and "result: " in text
-    assert text.count(f"preset {variant}, 4 players; you are seat 0, side 0") == 2
-    assert "the heuristic bot would play " in text
-    assert positions.load(json.loads(save.read_text())).rules.variant == variant
-    sheet = terminal_words(rules)(rules, game.record.players, 0).score_sheet(replay(game.record))[0]
-    assert sheet in text  # the game's own score sheet, whole

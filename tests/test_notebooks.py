@@ -10,10 +10,10 @@ test command's ``pytest --nbmake notebooks`` (``scripts/test.sh``).
 
 from __future__ import annotations
 
-import copy
 import importlib.util
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -40,39 +40,32 @@ def _read(path: Path) -> dict:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
-def test_there_are_notebooks() -> None:
+def test_there_are_notebooks_and_each_plots() -> None:
+    """The tutorials show a figure each (the check below is only as good as this detection)."""
     assert [p.name for p in NOTEBOOKS] == [
         "01_quickstart.ipynb",
         "02_train_ppo.ipynb",
         "03_tournament.ipynb",
         "04_classic_and_turkish.ipynb",
     ]
+    for path in NOTEBOOKS:
+        sources = "".join(script._source(c) for c in script.code_cells(_read(path)))
+        assert any(word in sources for word in script.PLOTTING), path.name
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
-def test_committed_notebook_is_current(path: Path) -> None:
-    """Executed by the script after its last edit, every code cell in order, no error, plots stored."""
-    problems = script.problems(_read(path), path.name)
-    assert not problems, "\n".join(problems)
-
-
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
-def test_committed_notebook_has_no_volatile_noise(path: Path) -> None:
-    """No widget state, widget views or cell timestamps (they change on every run)."""
+def test_committed_notebook_is_current_without_volatile_noise(path: Path) -> None:
+    """Executed by the script after its last edit, every code cell in order, no error, plots
+    stored; no widget state, widget views or cell timestamps (they change on every run)."""
     nb = _read(path)
+    problems = script.problems(nb, path.name)
+    assert not problems, "\n".join(problems)
     assert "widgets" not in nb["metadata"]
     for i, cell in enumerate(script.code_cells(nb), 1):
         assert "execution" not in cell["metadata"], f"{path.name}: cell {i} holds execution timestamps"
         for out in cell["outputs"]:
             for mime in script.VOLATILE_MIME:
                 assert mime not in out.get("data", {}), f"{path.name}: cell {i} holds a widget"
-
-
-def test_every_notebook_plots() -> None:
-    """The tutorials show a figure each (the check below is only as good as this detection)."""
-    for path in NOTEBOOKS:
-        sources = "".join(script._source(c) for c in script.code_cells(_read(path)))
-        assert any(word in sources for word in script.PLOTTING), path.name
 
 
 # --- the check itself catches stale notebooks ------------------------------------------
@@ -109,34 +102,42 @@ def executed() -> dict:
     return nb
 
 
-def test_check_accepts_an_executed_notebook(executed: dict) -> None:
+def test_check_accepts_a_current_notebook(executed: dict) -> None:
+    """Executed; after a markdown edit (which does not count); without plots (no image needed)."""
     assert script.problems(executed, "x.ipynb") == []
-
-
-def test_check_catches_an_edited_cell(executed: dict) -> None:
-    executed["cells"][1]["source"] = "import matplotlib.pyplot as plt\nprint(1 + 2)"
-    (problem,) = script.problems(executed, "x.ipynb")
-    assert "edited after the notebook was executed" in problem
-    assert "python scripts/execute_notebooks.py notebooks/x.ipynb" in problem
-
-
-def test_markdown_edits_do_not_count(executed: dict) -> None:
     executed["cells"][0]["source"] = "# another title"
     assert script.problems(executed, "x.ipynb") == []
+    for cell in executed["cells"][1:]:
+        cell["source"] = "print(1 + 1)"
+        cell["outputs"] = [{"output_type": "stream", "name": "stdout", "text": "2\n"}]
+    executed["metadata"]["kanaszta"]["source_sha256"] = script.source_hash(executed)
+    assert script.problems(executed, "x.ipynb") == []
 
 
-def test_check_catches_a_notebook_never_executed_by_the_script(executed: dict) -> None:
-    del executed["metadata"]["kanaszta"]
+ERROR = {"output_type": "error", "ename": "ValueError", "evalue": "bad", "traceback": []}
+
+
+@pytest.mark.parametrize(
+    ("edit", "words"),
+    [
+        (
+            lambda nb: nb["cells"][1].update(source="import matplotlib.pyplot as plt\nprint(1 + 2)"),
+            [
+                "edited after the notebook was executed",
+                "python scripts/execute_notebooks.py notebooks/x.ipynb",
+            ],
+        ),
+        (lambda nb: nb["metadata"].pop("kanaszta"), ["never executed by the script"]),
+        (lambda nb: nb["cells"][2]["outputs"].append(ERROR), ["code cell 2 raised ValueError: bad"]),
+        (lambda nb: nb["cells"][2].update(outputs=[]), ["draws a figure but holds no image output"]),
+    ],
+)
+def test_check_catches_a_stale_notebook(
+    executed: dict, edit: Callable[[dict], None], words: list[str]
+) -> None:
+    edit(executed)
     (problem,) = script.problems(executed, "x.ipynb")
-    assert "never executed by the script" in problem
-
-
-def test_check_catches_reordered_cells(executed: dict) -> None:
-    swapped = copy.deepcopy(executed)
-    swapped["cells"][1:] = swapped["cells"][:0:-1]
-    problems = script.problems(swapped, "x.ipynb")
-    assert any("edited after" in p for p in problems)
-    assert any("not all executed once in order (counts [2, 1])" in p for p in problems)
+    assert all(word in problem for word in words), problem
 
 
 @pytest.mark.parametrize("counts", [[None, None], [1, None], [1, 3], [2, 3]])
@@ -147,26 +148,11 @@ def test_check_catches_cells_not_executed_in_order(executed: dict, counts: list)
     assert "not all executed once in order" in problem
 
 
-def test_check_catches_an_error_output(executed: dict) -> None:
-    executed["cells"][2]["outputs"].append(
-        {"output_type": "error", "ename": "ValueError", "evalue": "bad", "traceback": []}
-    )
-    (problem,) = script.problems(executed, "x.ipynb")
-    assert "code cell 2 raised ValueError: bad" in problem
-
-
-def test_check_catches_a_missing_plot(executed: dict) -> None:
-    executed["cells"][2]["outputs"] = []
-    (problem,) = script.problems(executed, "x.ipynb")
-    assert "draws a figure but holds no image output" in problem
-
-
-def test_notebook_without_plots_needs_no_image(executed: dict) -> None:
-    for cell in executed["cells"][1:]:
-        cell["source"] = "print(1 + 1)"
-        cell["outputs"] = [{"output_type": "stream", "name": "stdout", "text": "2\n"}]
-    executed["metadata"]["kanaszta"]["source_sha256"] = script.source_hash(executed)
-    assert script.problems(executed, "x.ipynb") == []
+def test_check_catches_reordered_cells(executed: dict) -> None:
+    executed["cells"][1:] = executed["cells"][:0:-1]
+    problems = script.problems(executed, "x.ipynb")
+    assert any("edited after" in p for p in problems)
+    assert any("not all executed once in order (counts [2, 1])" in p for p in problems)
 
 
 def test_check_command_reports_stale_notebooks(executed: dict, tmp_path: Path, capsys) -> None:

@@ -1,20 +1,18 @@
 """The JSON API of ``kanaszta serve``, through Starlette's TestClient:
-every action checked by the engine, all-or-nothing move sequences, no hidden
-card in the JSON, session ids and isolation, bounded bodies, folders that a
-path cannot leave, hand scoring and the replay viewer; play, watch, replay and
-bad requests for Díszített kanaszta, classic canasta with four players and
-Turkish kanasta alike (the games' own tables, :meth:`Game.table_picture`)."""
+every action checked by the engine, all-or-nothing move sequences, session ids and
+isolation, bounded bodies, folders that a path cannot leave, hand scoring, meld
+gestures and bad requests for Díszített kanaszta, classic canasta with four players
+and Turkish kanasta alike. Every table played, watched and replayed through the API:
+tests/test_surfaces.py; no hidden card in a seat's JSON: tests/test_text_table.py."""
 
 from __future__ import annotations
 
-import json
 import os
 import random
 import re
 import warnings
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 pytest.importorskip("starlette", reason="kanaszta serve needs the web extra: pip install -e '.[web]'")
@@ -24,13 +22,11 @@ with warnings.catch_warnings():  # Starlette 1.x prefers httpx2 for its test cli
     from starlette.testclient import TestClient
 
 from agents.records import GameRecord, replay
-from agents.registry import bot_names, make_agent
+from agents.registry import make_agent
 from agents.watch import Show, watch
 from kanaszta_env import GameBatch, Rules
-from kanaszta_env.cli import main
 from kanaszta_env.games import all_games, preset_names
 from webapp.app import MAX_BODY, create_app
-from webapp.table import table_json
 
 #: one table of each game: (preset, players)
 TABLES = [("2003-02", 2), ("pl", 4), ("tr", 4)]
@@ -79,42 +75,6 @@ def test_options_offer_every_preset_of_every_game_and_the_bots(client: TestClien
     assert doc["records"] == []  # no records folder configured
 
 
-def test_the_person_sees_his_hand_and_only_sizes_and_known_cards_of_the_others(client: TestClient) -> None:
-    _, state = new_game(client, players=3, seat=1, seed=4, opponents=["random", "random"])
-    players = state["table"]["players"]
-    assert players[1]["hand"] is not None and len(players[1]["hand"]) == players[1]["hand_size"]
-    assert players[0]["hand"] is None and players[2]["hand"] is None
-    assert state["table"]["viewer"] == 1
-    assert state["your_turn"] and state["legal"]["names"]
-
-
-@pytest.mark.parametrize(("game", "players"), TABLES)
-def test_hidden_cards_do_not_change_the_json_of_a_seat(game: str, players: int) -> None:
-    """Swap a card of seat 1's hidden hand with a hidden stock card: seat 0's
-    JSON is the same; the open view (every hand) does change, so the test can fail."""
-    games = GameBatch(Rules(variant=game, num_players=players), 1)
-    games.reset(seed=9)
-    rng = np.random.default_rng(0)
-    while games.state.phase[0] == 0 or int(games.to_move[0]) != 0:
-        games.step(np.array([rng.choice(np.flatnonzero(games.legal_mask()[0]))]))
-    names = [f"p{q}" for q in range(players)]
-    before = json.dumps(table_json(games, names, viewer=0))
-    open_before = json.dumps(table_json(games, names, viewer=None))
-    s = games.state
-    hidden = s.hand[0, 1].astype(int) - s.known[0, 1]
-    t = int(np.flatnonzero(hidden > 0)[0])
-    low = int(s.stock_known[0]) if hasattr(s, "stock_known") else 0
-    i = next(i for i in range(low, int(s.stock_len[0])) if s.stock[0, i] != t)
-    u = int(s.stock[0, i])
-    state = s._replace(hand=s.hand.copy(), stock=s.stock.copy())
-    state.hand[0, 1, t] -= 1
-    state.hand[0, 1, u] += 1
-    state.stock[0, i] = t
-    games.state = state
-    assert json.dumps(table_json(games, names, viewer=0)) == before
-    assert json.dumps(table_json(games, names, viewer=None)) != open_before
-
-
 @pytest.mark.parametrize(
     ("body", "message"),
     [
@@ -125,21 +85,18 @@ def test_hidden_cards_do_not_change_the_json_of_a_seat(game: str, players: int) 
         ({"actions": ["take_pile"]}, "not legal now"),
         ({"actions": ["keep"] * 65}, "at most 64"),
         ({}, "non-empty list"),
+        (b"{not json", "JSON"),
+        (b"[1, 2]", "JSON"),
+        (b"\xff\xfe", "JSON"),
     ],
 )
 def test_a_bad_or_illegal_request_is_refused_and_changes_nothing(client, body, message) -> None:
     sid, _ = new_game(client, seed=1)
     before = client.get(f"/api/play/{sid}").json()
-    r = client.post(f"/api/play/{sid}/actions", json=body)
+    raw = {"content": body, "headers": {"content-type": "application/json"}}
+    r = client.post(f"/api/play/{sid}/actions", **(raw if isinstance(body, bytes) else {"json": body}))
     assert r.status_code == 400 and message in r.json()["error"]
     assert client.get(f"/api/play/{sid}").json() == before
-
-
-def test_a_body_that_is_not_a_json_object_is_refused(client: TestClient) -> None:
-    sid, _ = new_game(client, seed=1)
-    for raw in (b"{not json", b"[1, 2]", b"\xff\xfe"):
-        r = client.post(f"/api/play/{sid}/actions", content=raw, headers={"content-type": "application/json"})
-        assert r.status_code == 400 and "JSON" in r.json()["error"]
 
 
 def test_a_meld_gesture_is_played_as_atomic_actions_all_or_none(client: TestClient) -> None:
@@ -225,20 +182,6 @@ def test_checkpoints_load_only_from_the_runs_folder(tmp_path: Path) -> None:
     assert r.status_code == 400 and "no checkpoint folder" in r.json()["error"]
 
 
-@pytest.mark.parametrize(
-    ("doc", "message"),
-    [
-        ({"players": 3, "opponents": ["random"]}, "need a list of 2"),
-        ({"max_turns": 10**6}, "max_turns must be"),
-        ({"seed": -1}, "seed must be"),
-        ({"episode": "forever"}, "episode must be"),
-    ],
-)
-def test_a_bad_new_game_request_names_the_problem(client: TestClient, doc: dict, message: str) -> None:
-    r = client.post("/api/play", json=doc)
-    assert r.status_code == 400 and message in r.json()["error"]
-
-
 def test_a_hand_ends_with_its_scoring_and_the_game_goes_on(client: TestClient) -> None:
     """Random legal moves in a game episode of short hands: the scoring's items
     add up to the raw score, raw minus tax is the recorded score, the totals are
@@ -269,22 +212,26 @@ def test_a_hand_ends_with_its_scoring_and_the_game_goes_on(client: TestClient) -
     assert [int(x) for x in games.state.totals[0]] == [p["total"] for p in end["players"]]
 
 
+def _watched_record(game: str, players: int, folder: Path) -> GameRecord:
+    rules = Rules(variant=game, num_players=players, max_turns=60)
+    agents = [make_agent("heuristic" if q % 2 else "greedy", rules, seed=q) for q in range(players)]
+    with open(os.devnull, "w") as sink:
+        record = watch(agents, rules, seed=4, show=Show(sink))
+    record.save(folder / f"{game}.json")
+    return record
+
+
 def test_a_bad_record_is_refused(tmp_path: Path) -> None:
     record = _watched_record("2003-02", 2, tmp_path)
     c = TestClient(create_app(records_dir=tmp_path))
+    assert c.get("/api/options").json()["records"] == ["2003-02.json"]
+    assert c.post("/api/view", json={"mode": "replay", "file": "2003-02.json"}).status_code == 200
     broken = record.to_dict() | {"actions": ["keep", "discard_7D", "draw"] * 3}
     for body in ({"mode": "replay", "record": broken}, {"mode": "replay", "record": {"format": "x"}},
                  {"mode": "replay", "file": "../game.json"}, {"mode": "replay", "file": "/etc/passwd"},
                  {"mode": "replay"}, {"mode": "both"}):  # fmt: skip
         r = c.post("/api/view", json=body)
         assert r.status_code == 400, body
-
-
-def test_serve_command_checks_its_flags(capsys) -> None:
-    assert main(["serve", "--runs-dir", "/no/such/folder", "--port", "0"]) == 2
-    assert "--runs-dir /no/such/folder: no such folder" in capsys.readouterr().err
-    assert main(["serve", "--port", "70000"]) == 2
-    assert "at most 65535" in capsys.readouterr().err
 
 
 # --- every game: play, watch, replay, bad requests --------------------------------------------
@@ -294,56 +241,6 @@ def _covered(legal: dict) -> list[str]:
     names += [m["action"] for moves in legal["cards"].values() for m in moves]
     names += [m["action"] for moves in legal["melds"].values() for m in moves]
     return names
-
-
-@pytest.mark.parametrize(("game", "players"), TABLES)
-def test_a_hand_is_played_through_the_api_to_its_scoring(client, game: str, players: int) -> None:
-    """Legal moves chosen at random (a meld gesture when three naturals of a rank can be
-    laid) until the hand ends: the page reaches every legal move and only those, the
-    others' hands stay hidden, melds go to the person's side, and the record replays to
-    the scores of the hand's end."""
-    sid, state = new_game(client, game=game, players=players, seed=1, max_turns=40)
-    rng = random.Random(2)
-    gestures = 0
-    while state["your_turn"]:
-        legal, table = state["legal"], state["table"]
-        assert set(_covered(legal)) == set(legal["names"])  # every legal move, and nothing else
-        assert [p["hand"] is None for p in table["players"]] == [q != 0 for q in range(players)]
-        assert all(p["hand_size"] >= len(p["known"]) for p in table["players"])
-        hand = table["players"][0]["hand"]
-        ranks = [c[:-1] for c in hand if c in legal["cards"] and c != "JK" and c[:-1] not in ("2", "3")]
-        triple = next((r for r in ranks if ranks.count(r) >= 3), None)
-        if triple and gestures < 2:
-            cards = [c for c in hand if c[:-1] == triple][:3]
-            r = client.post(f"/api/play/{sid}/actions", json={"meld": {"cards": cards, "to": None}})
-            assert r.status_code == 200, r.text
-            side = r.json()["state"]["table"]["sides"][table["players"][0]["side"]]
-            assert any(sorted(cards) == sorted(c for c in m["cards"] if c in cards) for m in side["melds"])
-            state, gestures = r.json()["state"], gestures + 1
-            continue
-        state = act(client, sid, rng.choice(legal["names"]))
-    assert gestures > 0  # the deal and the moves give the person three of a rank to lay
-    end = state["hand_end"]
-    assert state["finished"] and end is not None and end["sheet"]
-    assert [p["recorded"] for p in end["players"]] == [p["total"] for p in end["players"]]
-    assert all(p["hand"] is not None for p in end["table"]["players"])  # every hand open at the end
-    record = GameRecord.from_dict(client.get(f"/api/play/{sid}/record").json())
-    games = replay(record)  # checks the end and the recorded scores
-    assert record.scores == [p["recorded"] for p in end["players"]] == list(games.summary()["hand_scores"])
-
-
-@pytest.mark.parametrize(("game", "players"), TABLES)
-def test_partners_share_a_side_and_its_melds(client, game: str, players: int) -> None:
-    """Sides: each seat's side holds it; in partnerships two seats share one side (its melds
-    and total), in Díszített every player is his own side."""
-    _, state = new_game(client, game=game, players=players, seed=3)
-    table, rules = state["table"], state["rules"]
-    assert [p["side"] for p in table["players"]] == rules["sides"]
-    for side in table["sides"]:
-        assert side["seats"] == [q for q, s in enumerate(rules["sides"]) if s == side["side"]]
-        assert all(table["players"][q]["total"] == side["total"] for q in side["seats"])
-    assert max(len(side["seats"]) for side in table["sides"]) == (2 if rules["partnerships"] else 1)
-    assert state["rules"]["text"] and state["rules"]["game"] == game
 
 
 def test_turkish_fis_are_counts_and_runs_are_runs(client) -> None:
@@ -374,49 +271,6 @@ def test_turkish_fis_are_counts_and_runs_are_runs(client) -> None:
         pytest.fail("no deal in 60 with a run of three to lay after the draw")
 
 
-def _watched_record(game: str, players: int, folder: Path) -> GameRecord:
-    rules = Rules(variant=game, num_players=players, max_turns=60)
-    agents = [make_agent("heuristic" if q % 2 else "greedy", rules, seed=q) for q in range(players)]
-    with open(os.devnull, "w") as sink:
-        record = watch(agents, rules, seed=4, show=Show(sink))
-    record.save(folder / f"{game}.json")
-    return record
-
-
-@pytest.mark.parametrize(("game", "players"), TABLES)
-def test_a_record_of_every_game_is_replayed_from_a_seat_and_open(tmp_path, game: str, players: int) -> None:
-    record = _watched_record(game, players, tmp_path)
-    c = TestClient(create_app(records_dir=tmp_path))
-    assert c.get("/api/options").json()["records"] == [f"{game}.json"]
-    r = c.post("/api/view", json={"mode": "replay", "file": f"{game}.json"})
-    assert r.status_code == 200, r.text
-    sid, state = r.json()["session"], r.json()["state"]
-    assert state["cursor"] == 0 and state["length"] == len(record.actions) and state["rules"]["game"] == game
-    k = min(40, len(record.actions) - 1)
-    state = c.post(f"/api/view/{sid}/step?seat=1", json={"count": k, "unit": "action"}).json()["state"]
-    games = replay(GameRecord(record.rules, record.actions[:k], seed=record.seed), check=False)
-    assert state["cursor"] == k and state["table"] == table_json(games, record.players, viewer=1)
-    assert [p["hand"] is None for p in state["table"]["players"]] == [q != 1 for q in range(players)]
-    back = c.post(f"/api/view/{sid}/step?seat=all", json={"count": -1, "unit": "turn"}).json()["state"]
-    assert back["cursor"] < k and all(p["hand"] is not None for p in back["table"]["players"])
-    end = c.post(f"/api/view/{sid}/step", json={"goto": len(record.actions)}).json()["state"]
-    assert end["finished"] and [p["recorded"] for p in end["hand_end"]["players"]] == record.scores
-
-
-@pytest.mark.parametrize(("game", "players"), TABLES)
-def test_watching_bots_of_every_game_plays_to_the_end_and_steps_back(client, game: str, players: int) -> None:
-    doc = {"mode": "watch", "game": game, "players": players, "agents": ["heuristic"] * players, "seed": 8}
-    r = client.post("/api/view", json=doc | {"max_turns": 50})
-    assert r.status_code == 200, r.text
-    sid = r.json()["session"]
-    state = client.post(f"/api/view/{sid}/step", json={"count": 6, "unit": "turn"}).json()["state"]
-    assert state["open_ended"] and state["cursor"] == state["length"] > 6 and state["log"]
-    end = client.post(f"/api/view/{sid}/step?seat=0", json={"count": 1000, "unit": "turn"}).json()["state"]
-    assert end["finished"] and not end["open_ended"] and end["hand_end"]["sheet"]
-    again = client.post(f"/api/view/{sid}/step", json={"goto": state["cursor"]}).json()["state"]
-    assert again["table"] == state["table"]  # stepping back replays the same game
-
-
 @pytest.mark.parametrize(("game", "players"), TABLES)
 def test_bad_requests_of_every_game_answer_4xx_with_a_sentence(client, game: str, players: int) -> None:
     def refused(r, status: int = 400) -> str:
@@ -425,14 +279,21 @@ def test_bad_requests_of_every_game_answer_4xx_with_a_sentence(client, game: str
         assert isinstance(message, str) and len(message.split()) >= 3, message
         return message
 
-    assert "unknown game" in refused(client.post("/api/play", json={"game": game + "x"}))
-    assert "seat must be" in refused(client.post("/api/play", json={"game": game, "seat": players}))
-    assert "players must be" in refused(client.post("/api/play", json={"game": game, "players": 7}))
-    nobody = {"game": game, "opponents": ["nobody"] * (players - 1)}
-    assert "unknown agent" in refused(client.post("/api/play", json=nobody))
+    for doc, words in [
+        ({"game": game + "x"}, "unknown game"),
+        ({"seat": players}, "seat must be"),
+        ({"players": 7}, "players must be"),
+        ({"opponents": ["nobody"] * (players - 1)}, "unknown agent"),
+        ({"opponents": ["random"] * players}, f"need a list of {players - 1}"),
+        ({"max_turns": 10**6}, "max_turns must be"),
+        ({"seed": -1}, "seed must be"),
+        ({"episode": "forever"}, "episode must be"),
+    ]:
+        assert words in refused(client.post("/api/play", json={"game": game} | doc)), doc
     sid, state = new_game(client, game=game, players=players, seed=2)
     before = client.get(f"/api/play/{sid}").json()
-    illegal = next(n for n in _all_names(game, players) if n not in state["legal"]["names"])
+    all_names = GameBatch(Rules(variant=game, num_players=players), 1).action_names
+    illegal = next(n for n in all_names if n not in state["legal"]["names"])
     assert "not legal now" in refused(client.post(f"/api/play/{sid}/actions", json={"actions": [illegal]}))
     assert "unknown move" in refused(client.post(f"/api/play/{sid}/actions", json={"actions": ["fly"]}))
     bad_meld = {"meld": {"cards": ["XX"], "to": None}}
@@ -446,22 +307,28 @@ def test_bad_requests_of_every_game_answer_4xx_with_a_sentence(client, game: str
     assert "unknown or expired" in refused(client.get(f"/api/view/{vid}x"), 404)
 
 
-def _all_names(game: str, players: int) -> tuple[str, ...]:
-    return GameBatch(Rules(variant=game, num_players=players), 1).action_names
-
-
 @pytest.mark.parametrize(("game", "players"), TABLES)
-def test_a_gesture_lays_a_card_on_the_meld_clicked(client, game: str, players: int) -> None:
-    """A card laid by a gesture on a meld of the person's side (``to``: the meld's id) joins
-    that meld and no other; a meld the card cannot join is refused with the reason."""
+def test_a_hand_is_played_through_the_api_with_meld_gestures(client, game: str, players: int) -> None:
+    """Legal moves chosen at random until the hand ends, the page reaching every legal move
+    and only those; three naturals of a rank laid by one gesture make a meld of the person's
+    side, and a card laid by a gesture on a meld of that side (``to``: the meld's id) joins
+    that meld and no other (a meld the card cannot join is refused with the reason); the
+    record replays to the scores of the hand's end."""
     for seed in range(30):
-        sid, state = new_game(client, game=game, players=players, seed=seed, max_turns=60)
-        rng = random.Random(seed)
+        sid, state = new_game(client, game=game, players=players, seed=seed, max_turns=40)
+        rng, laid = random.Random(seed), set()
         while state["your_turn"]:
-            side = state["table"]["sides"][state["table"]["players"][0]["side"]]
+            legal, table = state["legal"], state["table"]
+            assert set(_covered(legal)) == set(legal["names"])  # every legal move, and nothing else
+            assert [p["hand"] is None for p in table["players"]] == [q != 0 for q in range(players)]
+            assert all(p["hand_size"] >= len(p["known"]) for p in table["players"])
+            side = table["sides"][table["players"][0]["side"]]
             melds = {m["id"]: m for m in side["melds"]}
-            onto = [(c, m["to"]) for c, ms in state["legal"]["cards"].items() for m in ms if m["to"] in melds]
-            if onto:
+            onto = [(c, m["to"]) for c, ms in legal["cards"].items() for m in ms if m["to"] in melds]
+            hand = table["players"][0]["hand"]
+            ranks = [c[:-1] for c in hand if c in legal["cards"] and c != "JK" and c[:-1] not in ("2", "3")]
+            triple = next((r for r in ranks if ranks.count(r) >= 3), None)
+            if onto and "onto" not in laid:
                 card, target = onto[0]
                 wrong = next((i for i in melds if (card, i) not in onto), None)
                 if wrong is not None:
@@ -472,33 +339,28 @@ def test_a_gesture_lays_a_card_on_the_meld_clicked(client, game: str, players: i
                 after = {m["id"]: m for m in r.json()["state"]["table"]["sides"][side["side"]]["melds"]}
                 assert sorted(after[target]["cards"]) == sorted([*melds[target]["cards"], card])
                 assert all(after[i]["cards"] == m["cards"] for i, m in melds.items() if i != target)
-                return
-            state = act(client, sid, rng.choice(state["legal"]["names"]))
-    pytest.fail("no deal in 30 where a card could be laid on a meld of the person's side")
-
-
-EVERY_TABLE = [(p, n) for g in all_games() for p in g.presets for n in g.player_counts(p)]
-
-
-@pytest.mark.parametrize(("game", "players"), EVERY_TABLE)
-def test_every_preset_and_table_size_is_played_and_watched(client, game: str, players: int) -> None:
-    """Every preset at every table size it allows, the person in the last seat: random moves
-    to the end of a short hand, then the game's bots watched to theirs; each side holds its seats."""
-    doc = {"game": game, "players": players, "seat": players - 1, "seed": 1, "max_turns": 30}
-    sid, state = new_game(client, **doc)
-    rng = random.Random(0)
-    while state["your_turn"]:
-        state = act(client, sid, rng.choice(state["legal"]["names"]))
-    assert state["finished"] and state["hand_end"]["players"][players - 1]["name"] == "you"
-    bot = bot_names(Rules(variant=game, num_players=players))[1]  # the game's first bot but random
-    doc = {"mode": "watch", "agents": [bot] * players, "game": game, "players": players, "seed": 2}
-    vid = client.post("/api/view", json=doc | {"max_turns": 30}).json()["session"]
-    end = client.post(f"/api/view/{vid}/step", json={"count": 1000, "unit": "turn"}).json()["state"]
-    assert end["finished"] and end["hand_end"]["sheet"]
-    seats = sorted(q for side in end["table"]["sides"] for q in side["seats"])
-    assert seats == list(range(players)) and end["rules"]["sides"] == [
-        p["side"] for p in end["table"]["players"]
-    ]
+                state = r.json()["state"]
+                laid.add("onto")
+            elif triple and "new" not in laid:
+                cards = [c for c in hand if c[:-1] == triple][:3]
+                r = client.post(f"/api/play/{sid}/actions", json={"meld": {"cards": cards, "to": None}})
+                assert r.status_code == 200, r.text
+                new = r.json()["state"]["table"]["sides"][side["side"]]["melds"]
+                assert any(sorted(cards) == sorted(c for c in m["cards"] if c in cards) for m in new)
+                state = r.json()["state"]
+                laid.add("new")
+            else:
+                state = act(client, sid, rng.choice(legal["names"]))
+        if laid == {"onto", "new"}:
+            break
+    else:
+        pytest.fail("no deal in 30 where the person laid a new meld and a card on a meld by gestures")
+    end = state["hand_end"]
+    assert state["finished"] and end is not None and end["sheet"]
+    assert all(p["hand"] is not None for p in end["table"]["players"])  # every hand open at the end
+    record = GameRecord.from_dict(client.get(f"/api/play/{sid}/record").json())
+    games = replay(record)  # checks the end and the recorded scores
+    assert record.scores == [p["recorded"] for p in end["players"]] == list(games.summary()["hand_scores"])
 
 
 def test_options_say_which_games_and_bots_have_warm_kernels(monkeypatch) -> None:

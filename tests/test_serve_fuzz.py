@@ -114,19 +114,12 @@ def fuzz():
     plays, views = {}, {}
     for game, n in TABLES:
         plays[game] = _new_play(client, game, n, 0)
-        doc = {
-            "mode": "watch",
-            "game": game,
-            "players": n,
-            "agents": ["random"] * n,
-            "seed": 3,
-            "max_turns": 30,
-        }
-        views[game + " watch"] = client.post("/api/view", json=doc).json()["session"]
+        doc = {"mode": "watch", "game": game, "players": n, "agents": ["random"] * n, "seed": 3}
+        watched = client.post("/api/view", json=doc | {"max_turns": 30})
+        views[game + " watch"] = watched.json()["session"]
         record = client.get(f"/api/play/{plays[game]}/record").json()
-        views[game + " replay"] = client.post("/api/view", json={"mode": "replay", "record": record}).json()[
-            "session"
-        ]
+        replayed = client.post("/api/view", json={"mode": "replay", "record": record})
+        views[game + " replay"] = replayed.json()["session"]
     state.update(plays=plays, views=views, record=record)
     yield state
     statuses = dict(sorted(state["statuses"].items()))
@@ -191,8 +184,7 @@ def test_no_route_answers_5xx(fuzz: dict, data: st.DataObject) -> None:
     if method == "POST":
         shape = data.draw(st.integers(0, 9), label="body shape")  # 6 in 10: the route's own keys
         wild = raw_bodies if shape < 2 else json_value.map(_dump)
-        body = data.draw(_body_for(path, fuzz, data).map(_dump) if shape >= 4 else wild, label="body")
-        content = body
+        content = data.draw(_body_for(path, fuzz, data).map(_dump) if shape >= 4 else wild, label="body")
     _request(fuzz, method, url, content, route)
     # a finished game cannot be moved any further: open another one in its place
     for game, sid in list(fuzz["plays"].items()):
@@ -227,28 +219,18 @@ def _body_for(path: str, fuzz: dict, data: st.DataObject) -> st.SearchStrategy:
             table,
             bots,
         )
-        return (
-            watch
-            | st.just({"mode": "replay", "record": fuzz["record"]})
-            | _body(
-                rules_keys
-                | {
-                    "mode": st.sampled_from(["watch", "replay", "x"]) | json_value,
-                    "agents": agents,
-                    "record": replay | json_value,
-                    "file": st.text(max_size=20) | json_value,
-                    "game": st.integers(-1, 3) | games,
-                }
-            )
-        )
+        view_keys = {
+            "mode": st.sampled_from(["watch", "replay", "x"]) | json_value,
+            "agents": agents,
+            "record": replay | json_value,
+            "file": st.text(max_size=20) | json_value,
+            "game": st.integers(-1, 3) | games,
+        }
+        return watch | st.just({"mode": "replay", "record": fuzz["record"]}) | _body(rules_keys | view_keys)
     if path.endswith("/step"):
-        return _body(
-            {
-                "count": st.integers(-1200, 1200) | json_value,
-                "unit": st.sampled_from(["action", "turn", "hand"]) | json_value,
-                "goto": st.integers(-5, 5000) | json_value,
-            }
-        )
+        count = st.integers(-1200, 1200) | json_value
+        unit = st.sampled_from(["action", "turn", "hand"]) | json_value
+        return _body({"count": count, "unit": unit, "goto": st.integers(-5, 5000) | json_value})
     if path.endswith("/actions"):
         sid = path.split("/")[3]
         state = fuzz["client"].get(f"/api/play/{sid}")
@@ -264,19 +246,10 @@ def _body_for(path: str, fuzz: dict, data: st.DataObject) -> st.SearchStrategy:
         )
         one_move = st.builds(lambda n: {"actions": [n]}, names)
         gesture = st.builds(lambda c: {"meld": {"cards": [c], "to": None}}, cards)
-        return (
-            one_move
-            | one_move
-            | gesture
-            | _body(
-                {
-                    "actions": st.lists(names, min_size=1, max_size=3)
-                    | st.lists(names | json_value, max_size=70)
-                    | json_value,
-                    "meld": meld | json_value,
-                }
-            )
+        actions = (
+            st.lists(names, min_size=1, max_size=3) | st.lists(names | json_value, max_size=70) | json_value
         )
+        return one_move | one_move | gesture | _body({"actions": actions, "meld": meld | json_value})
     return _body({})  # /next: no keys of its own
 
 

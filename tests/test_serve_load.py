@@ -49,16 +49,8 @@ def serving(max_sessions: int = MAX_SESSIONS):
     if not Path("/proc/self/status").exists():
         pytest.skip("the memory bound is read from Linux /proc")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
-    cmd = [
-        sys.executable,
-        "-m",
-        "kanaszta_env.cli",
-        "serve",
-        "--port",
-        "0",
-        "--max-sessions",
-        str(max_sessions),
-    ]
+    cmd = [sys.executable, "-m", "kanaszta_env.cli", "serve", "--port", "0"]
+    cmd += ["--max-sessions", str(max_sessions)]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
     try:
         line = proc.stdout.readline()  # "kanaszta serve: open http://127.0.0.1:PORT/ (Ctrl-C stops)"
@@ -91,6 +83,14 @@ class Tally:
             if error:
                 self.errors.append(error)
 
+    def ok(self, answer: httpx.Response, what: str) -> bool:
+        """Count an answer that must be 200; note it as an error if it is not."""
+        self.add(
+            requests=1,
+            error=None if answer.status_code == 200 else f"{what}: {answer.status_code} {answer.text}",
+        )
+        return answer.status_code == 200
+
 
 def client_loop(url: str, seed: int, deadline: float, tally: Tally, table: tuple[str, int]) -> None:
     """New games of ``table`` (preset, players: short hands against RandomBots), random legal
@@ -105,10 +105,7 @@ def client_loop(url: str, seed: int, deadline: float, tally: Tally, table: tuple
                 tally.add(requests=1, refused=1)  # full of games in progress: try again soon
                 time.sleep(0.05)
                 continue
-            tally.add(
-                requests=1, error=None if r.status_code == 200 else f"new game: {r.status_code} {r.text}"
-            )
-            if r.status_code != 200:
+            if not tally.ok(r, "new game"):
                 return
             sid, state = r.json()["session"], r.json()["state"]
             while not state["finished"] and time.monotonic() < deadline:
@@ -119,10 +116,7 @@ def client_loop(url: str, seed: int, deadline: float, tally: Tally, table: tuple
                     ok = bad.status_code == 400 and same.status_code == 200 and same.json() == state
                     tally.add(requests=2, error=None if ok else f"illegal move: {bad.status_code} {bad.text}")
                 r = http.post(f"/api/play/{sid}/actions", json={"actions": [rng.choice(names)]})
-                tally.add(
-                    requests=1, error=None if r.status_code == 200 else f"move: {r.status_code} {r.text}"
-                )
-                if r.status_code != 200:
+                if not tally.ok(r, "move"):
                     return
                 state = r.json()["state"]
             tally.add(hands=int(state["finished"]))

@@ -12,14 +12,13 @@ the ``kanaszta`` entry point (:func:`kanaszta_env.cli.main`) or the web app's JS
 * ``tournament`` of two bots on one duplicate deal with ``--records``;
 * ``eval`` of an exported policy file of the table (random weights: ``eval`` loads and
   plays it, whatever it learnt);
-* the web app: a play game and a legal move, a watched game stepped once, and the
-  ``watch`` record replayed to its end and one step back.
+* the web app: a play game from the last seat to the end of the hand, a watched game of
+  bots stepped on, back and to its end, and the ``watch`` record replayed from a seat, with
+  every hand open, to its end and one step back.
 
 Games are one hand cut short after :data:`MAX_TURNS` turns (``eval`` has no such flag).
-Cells tested elsewhere: ``kanaszta train`` in tests/test_training.py (2003-02),
-tests/test_classic_training.py (pl 4 players) and tests/test_turkish_training.py (tr, with
-``kanaszta eval`` of its checkpoint); ``train --backend rllib`` in tests/test_rllib.py (2003-02, pl, tr);
-``kanaszta export`` of a trained checkpoint in tests/test_shipped_agent.py (2003-02);
+Cells tested elsewhere: ``kanaszta train``, ``eval`` and ``export`` in tests/test_training.py
+(2003-02, pl 4 players, tr); ``train --backend rllib`` in tests/test_rllib.py (2003-02, pl, tr);
 ``kanaszta serve`` in a browser in tests/test_serve_browser.py.
 """
 
@@ -28,6 +27,7 @@ from __future__ import annotations
 import importlib.util
 import io
 import json
+import random
 import re
 import sys
 import warnings
@@ -42,7 +42,7 @@ import pytest
 
 from agents.numpy_policy import NumpyPolicy
 from agents.records import GameRecord, load_jsonl, record_actions, replay, start_game
-from agents.registry import bot_names
+from agents.registry import bot_names, terminal_words
 from agents.tournament import seatings
 from kanaszta_env import GameBatch, Rules, position
 from kanaszta_env.cli import main
@@ -237,7 +237,9 @@ def test_play_resume(table: tuple[str, int], played: Played, folder: Path) -> No
     resumed = GameRecord.load(record)
     assert resumed.start == json.loads(played.saved.read_text())
     assert len(resumed.scores) == table[1]
-    replay(resumed)  # ends where the record ends, with its scores
+    games = replay(resumed)  # ends where the record ends, with its scores
+    sheet = terminal_words(games.rules)(games.rules, resumed.players, 0).score_sheet(games)[0]
+    assert sheet in done.out  # the game's own score sheet, whole
 
 
 def test_watch(table: tuple[str, int], watched: tuple[Run, Path]) -> None:
@@ -268,7 +270,8 @@ def test_replay(table: tuple[str, int], watched: tuple[Run, Path]) -> None:
 def test_tournament(table: tuple[str, int], folder: Path) -> None:
     """Two bots on one duplicate deal, played once per seating (two with two sides, each bot
     alone on every side with more), whose records replay."""
-    bots = list(bot_names(Rules(variant=table[0], num_players=table[1]))[:2])
+    rules = Rules(variant=table[0], num_players=table[1])
+    bots = list(bot_names(rules)[:2])
     records = folder / "tournament.jsonl"
     argv = ["tournament", *bots, *table_flags(table), "--players", str(table[1]), "--deals", "1"]
     done = run([*argv, "--bootstrap", "0", "--no-progress", "--seed", str(SEED), "--records", str(records)])
@@ -276,11 +279,9 @@ def test_tournament(table: tuple[str, int], folder: Path) -> None:
     assert f"{bots[0]} vs {bots[1]}" in done.out
     elo = re.findall(r"(?m)^Elo: (.*)$", done.out)[-1]
     assert sorted(re.findall(r"(\S+) -?\d+", elo)) == sorted(bots), elo
-    games = load_jsonl(records)
-    hands = len(seatings(Rules(variant=table[0], num_players=table[1]).sides()))
-    assert len(games) == hands and all(g.rules["variant"] == table[0] for g in games)
-    assert {tuple(g.players) for g in games} == {tuple(bots[i] for i in row) for row in seatings(
-        Rules(variant=table[0], num_players=table[1]).sides())}  # fmt: skip
+    games, rows = load_jsonl(records), seatings(rules.sides())
+    assert len(games) == len(rows) and all(g.rules["variant"] == table[0] for g in games)
+    assert {tuple(g.players) for g in games} == {tuple(bots[i] for i in row) for row in rows}
     for game in games:
         replay(game)  # to the recorded scores
 
@@ -305,33 +306,65 @@ def web_rules(table: tuple[str, int]) -> dict[str, Any]:
 
 
 def test_web_play(table: tuple[str, int], client: Any) -> None:
-    doc = post(client, "/api/play", {**web_rules(table), "opponents": ["random"] * (table[1] - 1)})
+    """The person in the last seat sees his hand and only the sizes of the others'; random
+    legal moves play the short hand to its end, and the record holds his moves and scores."""
+    seat = table[1] - 1
+    doc = post(client, "/api/play", {**web_rules(table), "seat": seat, "opponents": ["random"] * seat})
     sid, state = doc["session"], doc["state"]
-    assert (state["rules"]["game"], state["rules"]["players"]) == table and state["your_turn"]
-    name = state["legal"]["names"][-1]
-    before = state["actions_played"]
-    doc = post(client, f"/api/play/{sid}/actions", {"actions": [name]})
-    assert doc["played"] == [name]
-    assert doc["state"]["actions_played"] > before
+    assert (state["rules"]["game"], state["rules"]["players"]) == table and state["table"]["viewer"] == seat
+    if state["your_turn"]:  # (not so when his seat sits the hand out: sk with five players)
+        assert [p["hand"] is None for p in state["table"]["players"]] == [q != seat for q in range(table[1])]
+    rng, moves = random.Random(0), []
+    while state["your_turn"]:
+        moves.append(rng.choice(state["legal"]["names"]))
+        doc = post(client, f"/api/play/{sid}/actions", {"actions": moves[-1:]})
+        assert doc["played"] == moves[-1:]
+        state = doc["state"]
+    assert state["finished"] and state["hand_end"]["players"][seat]["name"] == "you"
     record = GameRecord.from_dict(client.get(f"/api/play/{sid}/record").json())
-    assert record.actions[before] == name
+    assert movers_moves(record, seat) == moves
+    assert record.scores == [p["recorded"] for p in state["hand_end"]["players"]]
 
 
 def test_web_watch(table: tuple[str, int], client: Any) -> None:
-    doc = post(client, "/api/view", {**web_rules(table), "mode": "watch", "agents": ["random"] * table[1]})
-    assert (doc["state"]["rules"]["game"], doc["state"]["rules"]["players"]) == table
+    """The game's first bot but random at every seat, six turns on, then to the end from seat
+    0; stepping back replays the same game; each seat is on one side, which holds it (partners
+    share one side: its melds and total)."""
+    bot = bot_names(Rules(variant=table[0], num_players=table[1]))[1]
+    doc = post(client, "/api/view", {**web_rules(table), "mode": "watch", "agents": [bot] * table[1]})
+    sid, rules = doc["session"], doc["state"]["rules"]
+    assert (rules["game"], rules["players"]) == table and rules["text"]
     assert doc["state"]["cursor"] == 0 and doc["state"]["last_action"] is None
-    state = post(client, f"/api/view/{doc['session']}/step", {"count": 1})["state"]
-    assert state["cursor"] == 1 and state["last_action"]
+    state = post(client, f"/api/view/{sid}/step", {"count": 6, "unit": "turn"})["state"]
+    assert state["open_ended"] and state["cursor"] == state["length"] > 6 and state["last_action"]
+    end = post(client, f"/api/view/{sid}/step?seat=0", {"count": 1000, "unit": "turn"})["state"]
+    assert end["finished"] and not end["open_ended"] and end["hand_end"]["sheet"]
+    again = post(client, f"/api/view/{sid}/step", {"goto": state["cursor"]})["state"]
+    assert again["table"] == state["table"]
+    players, sides = end["table"]["players"], end["table"]["sides"]
+    assert [p["side"] for p in players] == rules["sides"]
+    for side in sides:
+        assert side["seats"] == [q for q, s in enumerate(rules["sides"]) if s == side["side"]]
+        assert all(players[q]["total"] == side["total"] for q in side["seats"])
+    assert sorted(q for side in sides for q in side["seats"]) == list(range(table[1]))
 
 
 def test_web_replay(table: tuple[str, int], client: Any, watched: tuple[Run, Path]) -> None:
-    """The watch record replayed to its end reaches its scores and the score sheet watch
-    printed; one step back is before the end."""
+    """The watch record replayed: actions on from seat 1 (that seat's view of the engine's
+    replay), a turn back with every hand open, then to its end, where it reaches its scores
+    and the score sheet watch printed; one step back is before the end."""
+    from webapp.table import table_json
+
     record = GameRecord.load(watched[1])
     doc = post(client, "/api/view", {"mode": "replay", "record": record.to_dict()})
     sid, length = doc["session"], doc["state"]["length"]
     assert length == len(record.actions) and doc["state"]["rules"]["game"] == table[0]
+    k = min(40, length - 1)
+    state = post(client, f"/api/view/{sid}/step?seat=1", {"count": k, "unit": "action"})["state"]
+    games = replay(GameRecord(record.rules, record.actions[:k], seed=record.seed), check=False)
+    assert state["cursor"] == k and state["table"] == table_json(games, record.players, viewer=1)
+    back = post(client, f"/api/view/{sid}/step?seat=all", {"count": -1, "unit": "turn"})["state"]
+    assert back["cursor"] < k and all(p["hand"] is not None for p in back["table"]["players"])
     end = post(client, f"/api/view/{sid}/step", {"goto": length})["state"]
     assert end["finished"] and [p["recorded"] for p in end["hand_end"]["players"]] == record.scores
     assert end["hand_end"]["sheet"] in watched[0].out, "the terminal's score sheet"

@@ -4,6 +4,8 @@ hand is over; a spectator sees every hand; the game's own facts arrive as notes.
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -11,6 +13,7 @@ from kanaszta_env import GameBatch, Rules
 from kanaszta_env.envs.render import render_table
 from kanaszta_env.games import all_games
 from kanaszta_env.games.text_table import table_text
+from webapp.table import table_json
 
 #: one table of every registered game: its first preset with the most players it allows
 TABLES = [(p, max(g.player_counts(p))) for g in all_games() for p in list(g.presets)[:1]]
@@ -27,15 +30,23 @@ def _played(variant: str, players: int, turns: int) -> GameBatch:
     return games
 
 
+@pytest.mark.parametrize("surface", ["text", "json"])
 @pytest.mark.parametrize(("variant", "players"), TABLES, ids=IDS)
-def test_a_seat_sees_only_sizes_and_known_cards_of_the_other_hands(variant: str, players: int) -> None:
-    """Swap a hidden card of seat 1 with a hidden stock card: seat 0's text is the same,
-    the spectator's changes (so the test can fail); seat 0's own hand is listed."""
+def test_a_seat_sees_only_sizes_and_known_cards_of_others(variant: str, players: int, surface: str) -> None:
+    """Swap a hidden card of seat 1 with a hidden stock card: seat 0's text and the web app's
+    JSON of its table are the same, the spectator's change (so the test can fail); seat 0's
+    own hand is listed."""
     games = _played(variant, players, turns=6)
     names = [f"p{q}" for q in range(players)]
+
+    def draw(state: object, viewer: int | None) -> str:
+        if surface == "text":
+            return render_table(state, games.rules, 0, names, viewer=viewer)
+        games.state = state
+        return json.dumps(table_json(games, names, viewer=viewer))
+
     s = games.state
-    before = render_table(s, games.rules, 0, names, viewer=0)
-    open_before = render_table(s, games.rules, 0, names)
+    before, open_before = draw(s, 0), draw(s, None)
     hidden = s.hand[0, 1].astype(int) - (s.known[0, 1] if hasattr(s, "known") else 0)
     t = int(np.flatnonzero(hidden > 0)[0])
     low = int(s.stock_known[0]) if hasattr(s, "stock_known") else 0
@@ -44,14 +55,15 @@ def test_a_seat_sees_only_sizes_and_known_cards_of_the_other_hands(variant: str,
     state.hand[0, 1, t] -= 1
     state.hand[0, 1, int(s.stock[0, i])] += 1
     state.stock[0, i] = t
-    assert render_table(state, games.rules, 0, names, viewer=0) == before
-    assert render_table(state, games.rules, 0, names) != open_before
-    seat_lines = {
-        line.strip(" *").split(" ")[0]: line for line in before.splitlines() if line.startswith("   ")
-    }
-    assert f"hand: {int(s.hand[0, 1].sum())} cards" in seat_lines["p1"]
-    assert f"hand ({int(s.hand[0, 0].sum())})" in seat_lines["p0"]
-    assert before.count("hand (") == 1 and open_before.count("hand (") == players
+    assert draw(state, 0) == before
+    assert draw(state, None) != open_before
+    if surface == "text":
+        seat_lines = {
+            line.strip(" *").split(" ")[0]: line for line in before.splitlines() if line.startswith("   ")
+        }
+        assert f"hand: {int(s.hand[0, 1].sum())} cards" in seat_lines["p1"]
+        assert f"hand ({int(s.hand[0, 0].sum())})" in seat_lines["p0"]
+        assert before.count("hand (") == 1 and open_before.count("hand (") == players
 
 
 @pytest.mark.parametrize(("variant", "players"), TABLES, ids=IDS)
