@@ -10,12 +10,11 @@ import numpy as np
 import pytest
 from conformance.hidden import redeal
 from test_observation import reachable_states
+from training_helpers import play
 
-from agents.base import play_batch
 from agents.games.diszitett.heuristic import HeuristicBot
 from agents.hinted import HintedPolicy, hint_inputs, hint_size, load_policy_file
 from agents.numpy_policy import NumpyPolicy
-from agents.random_bot import RandomBot
 from agents.registry import make_agent
 from kanaszta_env import GameBatch, Rules
 from kanaszta_env.observation import observation_size
@@ -40,55 +39,43 @@ def _policy(rules: Rules, seed: int = 0, hidden: int = 16, **kwargs: object) -> 
 
 
 def _positions(rules: Rules, games: int = 16, steps: int = 60) -> tuple[np.ndarray, np.ndarray]:
+    """Observations and masks of the live decisions of ``games`` hands of random play."""
     batch = GameBatch(rules, games)
     batch.reset(seed=np.arange(games))
-    rng = np.random.default_rng(5)
     obs, masks = [], []
-    for _ in range(steps):
-        mask = batch.legal_mask()
+    for _ in play(batch, np.random.default_rng(5), steps):
         live = ~batch.done
         obs.append(batch.observe()[live])
-        masks.append(mask[live])
-        batch.step(np.array([rng.choice(np.flatnonzero(row)) if row.any() else 0 for row in mask]))
+        masks.append(batch.legal_mask()[live])
     return np.concatenate(obs), np.concatenate(masks)
 
 
-def test_a_hinted_space_declares_its_rules_and_hint() -> None:
+def test_a_hinted_space_declares_its_rules_and_hint_and_old_pickles_still_load() -> None:
+    """Checkpoints name the space's class by module; older ones say kanaszta_env.encoding and
+    predate hints."""
+    import pickle
+
+    from kanaszta_env import spaces
+
     rules = Rules()
     space = ObservationSpace(rules, hint="heuristic", hint_size=HINT_SIZE)
     assert space.shape == (observation_size(rules) + HINT_SIZE,) and rules_of_space(space) == rules
     assert (space.low[-HINT_SIZE:] == 0).all() and (space.high[-HINT_SIZE:] == 1).all()
     with pytest.raises(ValueError, match="both a hint and its size"):
         ObservationSpace(rules, hint="heuristic")
-
-
-def test_spaces_pickled_before_the_move_to_kanaszta_env_spaces_still_load() -> None:
-    """Checkpoints name the class by module; older ones say kanaszta_env.encoding."""
-    import pickle
-
-    from kanaszta_env import spaces
-
-    before = ObservationSpace(Rules())
+    before = ObservationSpace(rules)
     del before.hint, before.hint_size  # as spaces pickled before hints existed
     old = pickle.dumps(before, protocol=0).replace(b"kanaszta_env.spaces\n", b"kanaszta_env.encoding\n")
     assert b"kanaszta_env.encoding\nObservationSpace" in old
     space = pickle.loads(old)
-    assert type(space) is spaces.ObservationSpace and rules_of_space(space) == Rules()
+    assert type(space) is spaces.ObservationSpace and rules_of_space(space) == rules
     assert not hasattr(space, "hint_size")
 
 
-def test_the_hint_is_the_bots_choice_one_hot() -> None:
-    rules = Rules()
-    obs, mask = _positions(rules)
-    bot = make_agent("heuristic", rules)
-    hints = hint_inputs(bot, obs, mask)
-    chosen = HeuristicBot(rules).act(obs, mask)
-    assert hints.shape == (len(obs), HINT_SIZE) and (hints.sum(axis=1) == 1).all()
-    np.testing.assert_array_equal(hints.argmax(axis=1), chosen)
-    assert mask[np.arange(len(obs)), chosen].all()
-
-
-def test_a_hinted_policy_adds_the_hint_or_takes_it_given() -> None:
+def test_a_hinted_policy_adds_the_hint_or_takes_it_given_and_files_keep_it(tmp_path: Path) -> None:
+    """HintedPolicy appends its bot's hint to plain rows and takes hinted ones as they are; a
+    saved file loads as a HintedPolicy that plays alike, and an old (format 1) file as a plain
+    NumpyPolicy."""
     rules = Rules()
     obs, mask = _positions(rules)
     inner = _policy(rules)
@@ -104,6 +91,19 @@ def test_a_hinted_policy_adds_the_hint_or_takes_it_given() -> None:
         inner.act(obs, mask)  # the bare network refuses rows without the hint
     with pytest.raises(ValueError, match="takes no hint"):
         HintedPolicy(_policy(rules, hint="", hint_size=0, count_inputs=False))
+
+    loaded = load_policy_file(agent.save(tmp_path / "hinted.npz"))
+    assert isinstance(loaded, HintedPolicy) and loaded.policy.hint == "heuristic"
+    assert loaded.policy.hint_size == HINT_SIZE
+    loaded.setup(rules)
+    np.testing.assert_array_equal(loaded.act(obs, mask), agent.act(obs, mask))
+    plain = _policy(rules, hint="", hint_size=0)
+    with np.load(plain.save(tmp_path / "plain.npz")) as data:  # rewrite it as a format-1 file
+        arrays = {k: data[k] for k in data.files if k != "hint"}
+    arrays["meta"] = np.concatenate([[1], arrays["meta"][1:5]])
+    np.savez(tmp_path / "old.npz", **arrays)
+    old = load_policy_file(tmp_path / "old.npz")
+    assert isinstance(old, NumpyPolicy) and old.hint == "" and old.input_size == observation_size(rules)
 
 
 def test_the_hint_ignores_hidden_cards() -> None:
@@ -123,35 +123,6 @@ def test_the_hint_ignores_hidden_cards() -> None:
     assert checked == 40
 
 
-def test_files_keep_the_hint_and_old_files_still_load(tmp_path: Path) -> None:
-    rules = Rules()
-    agent = HintedPolicy(_policy(rules))
-    path = agent.save(tmp_path / "hinted.npz")
-    loaded = load_policy_file(path)
-    assert isinstance(loaded, HintedPolicy) and loaded.policy.hint == "heuristic"
-    assert loaded.policy.hint_size == HINT_SIZE
-    obs, mask = _positions(rules)
-    agent.setup(rules)
-    loaded.setup(rules)
-    np.testing.assert_array_equal(loaded.act(obs, mask), agent.act(obs, mask))
-    plain = _policy(rules, hint="", hint_size=0)
-    with np.load(plain.save(tmp_path / "plain.npz")) as data:  # rewrite it as a format-1 file
-        arrays = {k: data[k] for k in data.files if k != "hint"}
-    arrays["meta"] = np.concatenate([[1], arrays["meta"][1:5]])
-    np.savez(tmp_path / "old.npz", **arrays)
-    old = load_policy_file(tmp_path / "old.npz")
-    assert isinstance(old, NumpyPolicy) and old.hint == "" and old.input_size == observation_size(rules)
-
-
-def test_a_hinted_file_plays_in_tournaments(tmp_path: Path) -> None:
-    path = HintedPolicy(_policy(Rules())).save(tmp_path / "h.npz")
-    agent = make_agent(str(path), Rules(max_turns=30))
-    assert isinstance(agent, HintedPolicy)
-    seats = np.array([[0, 1], [1, 0]] * 2)
-    result = play_batch(Rules(max_turns=30), [agent, RandomBot(seed=1)], seats, np.arange(4))
-    assert result.decisions[:, 0].sum() > 0  # the driver checks every action's legality
-
-
 def test_the_config_checks_the_hint() -> None:
     from training.config import TrainConfig
 
@@ -161,10 +132,11 @@ def test_the_config_checks_the_hint() -> None:
     TrainConfig(hint="heuristic", variant="pl", num_players=4).validate()  # every game has hints
 
 
-@pytest.mark.parametrize(("variant", "players"), [("pl", 4), ("sk", 2), ("tr", 4)])
+@pytest.mark.parametrize(("variant", "players"), [("2003-02", 2), ("pl", 4), ("sk", 2), ("tr", 4)])
 def test_every_game_gives_its_own_heuristics_hint(variant: str, players: int) -> None:
-    """The hinted VecEnv of classic and Turkish appends that game's HeuristicBot choice, one
-    input per action of the game; an exported policy plays through the wrapper."""
+    """The hinted VecEnv of every game appends that game's HeuristicBot choice to the plain
+    observation (after a reset and after steps), one input per action of the game, in a space
+    that declares the rules; an exported policy plays through the wrapper."""
     pytest.importorskip("sb3_contrib")
     from training.config import TrainConfig
     from training.opponents import OpponentPool
@@ -175,8 +147,9 @@ def test_every_game_gives_its_own_heuristics_hint(variant: str, players: int) ->
     )
     rules = config.rules()
     size = hint_size(rules)
-    assert size == len(rules.game.action_names(rules)) != HINT_SIZE
+    assert size == len(rules.game.action_names(rules))
     env, base = build_env(config, OpponentPool({"random": 1.0}, rules))
+    assert rules_of_space(env.observation_space) == rules
     heuristic = make_agent("heuristic", rules)
     obs = env.reset()
     seen = set()
@@ -214,27 +187,12 @@ def test_the_rllib_backend_takes_a_hint(tmp_path: Path, monkeypatch: pytest.Monk
 
 
 def test_hinted_training_end_to_end(tmp_path: Path) -> None:
-    """A tiny hinted run: the VecEnv appends the heuristic's choice, imitation learns from it,
-    snapshots and evaluations play through the wrapper, and export keeps the hint."""
+    """A tiny hinted run: imitation learns from the hint, snapshots and evaluations play
+    through the wrapper, and export keeps the hint."""
     pytest.importorskip("sb3_contrib")
     from training.cli import main as train_cli
     from training.config import TrainConfig
-    from training.opponents import OpponentPool
     from training.policy import load_policy
-    from training.train import build_env
-
-    config = TrainConfig(hint="heuristic", num_envs=4, opponent_slots=1, max_turns=20)
-    env, base = build_env(config, OpponentPool({"random": 1.0}, config.rules()))
-    heuristic = HeuristicBot(config.rules())
-    obs = env.reset()
-    for _ in range(6):  # after a reset and after steps: the plain observation, then the hint
-        assert obs.shape == (4, observation_size(config.rules()) + HINT_SIZE)
-        assert rules_of_space(env.observation_space) == config.rules()
-        mask = base.action_masks()
-        choice = heuristic.act(obs[:, :-HINT_SIZE], mask)
-        np.testing.assert_array_equal(obs[:, -HINT_SIZE:].argmax(axis=1), choice)
-        assert (obs[:, -HINT_SIZE:].sum(axis=1) == 1).all()
-        obs, *_ = env.step(choice)
 
     run = tmp_path / "run"
     tiny = [

@@ -46,11 +46,16 @@ def _collected(steps: int = 32, **overrides: object) -> tuple[LeanMaskablePPO, T
     from stable_baselines3.common.utils import configure_logger
 
     model.set_logger(configure_logger(verbose=0))
-    callback = _Quiet()
     model._setup_learn(total_timesteps=10**6, callback=None)
+    _collect(model, steps)
+    return model, config
+
+
+def _collect(model: LeanMaskablePPO, steps: int) -> None:
+    """One rollout of ``steps`` steps (it would fail on NaN probabilities)."""
+    callback = _Quiet()
     callback.init_callback(model)
     assert model.collect_rollouts(model.env, callback, model.rollout_buffer, n_rollout_steps=steps)
-    return model, config
 
 
 def test_collection_records_the_policy_and_sb3s_advantages() -> None:
@@ -109,25 +114,38 @@ def test_legal_probs_are_the_softmax_over_the_legal_actions() -> None:
     assert torch.equal(probs, logp_all.exp())  # what exp() gives, without its slow underflow path
 
 
-def test_sample_draws_by_probability_and_never_an_illegal_action() -> None:
+def test_samplers_draw_by_probability_and_never_an_illegal_action() -> None:
+    """The torch sampler of the probabilities and the NumPy policy's of the legal logits (a
+    shift changes nothing) draw each action as often as its probability, and a sole legal
+    action always; torch's draws are reproducible from its seed."""
+    from agents.numpy_policy import softmax_sample
+
     probs = torch.zeros(3, 200)
     probs[0, [3, 50, 199]] = torch.tensor([0.2, 0.3, 0.5])
     probs[1, 0] = 1.0  # only the first action
     probs[2, 199] = 1.0  # only the last action
     torch.manual_seed(0)
-    draws = torch.stack([sample(probs.repeat(1000, 1)) for _ in range(10)]).reshape(-1, 3)
-    assert set(draws[:, 0].tolist()) == {3, 50, 199}
-    assert (draws[:, 1] == 0).all() and (draws[:, 2] == 199).all()
-    shares = torch.tensor([(draws[:, 0] == a).float().mean() for a in (3, 50, 199)])
-    assert torch.allclose(shares, torch.tensor([0.2, 0.3, 0.5]), atol=0.02)  # 10,000 draws: sd 0.005
+    draws = torch.stack([sample(probs.repeat(1000, 1)) for _ in range(10)]).reshape(-1, 3).numpy()
+    with np.errstate(divide="ignore"):
+        logits = np.log(probs.numpy()) + 7.0  # -inf: illegal
+    picks = np.empty((3, 10_000), dtype=np.int64)
+    for k in range(3):
+        uniforms = np.random.default_rng(k).random(10_000)
+        uniforms[:2] = (0.0, 0.999999)  # the edges
+        softmax_sample(np.repeat(logits[k : k + 1], 10_000, axis=0), uniforms, picks[k])
+    for got in (draws, picks.T):  # 10,000 draws: sd at most 0.005
+        assert set(got[:, 0].tolist()) == {3, 50, 199} and (got[:, 1] == 0).all() and (got[:, 2] == 199).all()
+        np.testing.assert_allclose(
+            [np.mean(got[:, 0] == a) for a in (3, 50, 199)], [0.2, 0.3, 0.5], atol=0.02
+        )
     torch.manual_seed(1)
     first = sample(probs)
     torch.manual_seed(1)
-    assert torch.equal(first, sample(probs))  # reproducible from torch's seed
+    assert torch.equal(first, sample(probs))
 
 
-def test_loss_terms_are_maskableppos() -> None:
-    model, _ = _collected()
+def test_loss_terms_are_maskableppos_checkpoints_load_as_maskableppo_and_target_kl_stops(tmp_path) -> None:
+    model, _ = _collected(target_kl=1e-12)  # the losses do not read target_kl
     flat = {k: v.flatten(0, 1) for k, v in model.rollout.items()}
     flat["logp"] = flat["logp"] + 0.1 * torch.randn_like(flat["logp"])  # ratios away from 1
     clip = 0.2
@@ -143,23 +161,20 @@ def test_loss_terms_are_maskableppos() -> None:
     torch.testing.assert_close(terms["vf"], torch.nn.functional.mse_loss(flat["return"], values.flatten()))
     torch.testing.assert_close(terms["ent"], -entropy.mean(), atol=1e-5, rtol=1e-4)
     assert 0.0 < float(terms["clip"]) < 1.0
+    from sb3_contrib import MaskablePPO
 
-
-def test_update_moves_the_network_and_keeps_it_finite() -> None:
-    model, _ = _collected(n_epochs=2, batch_size=64)
+    model.save(tmp_path / "m.zip")  # checkpoints leave the rollout out and load as MaskablePPO
+    assert (tmp_path / "m.zip").stat().st_size < 2_000_000  # the rollout tensors would be ~1 MB per step
+    loaded = MaskablePPO.load(tmp_path / "m.zip", device="cpu")
+    for a, b in zip(loaded.policy.parameters(), model.policy.parameters(), strict=True):
+        assert torch.equal(a, b)
+    model.rollout["logp"] += 0.5  # every ratio far from 1: the first minibatch's KL is past target_kl
     before = [p.detach().clone() for p in model.policy.parameters()]
-    model.train()
-    after = list(model.policy.parameters())
-    assert all(torch.isfinite(p).all() for p in after)  # masked logits never give NaN gradients
-    assert any(not torch.equal(a, b) for a, b in zip(after, before, strict=True))
-    assert model.logger.name_to_value["train/clip_range"] == pytest.approx(0.2)
-    # a second rollout samples from the updated network (it would fail on NaN probabilities)
-    callback = _Quiet()
-    callback.init_callback(model)
-    assert model.collect_rollouts(model.env, callback, model.rollout_buffer, n_rollout_steps=4)
+    model.train()  # stops the update before a step
+    assert all(torch.equal(a, b) for a, b in zip(model.policy.parameters(), before, strict=True))
 
 
-def test_features_extracted_once_per_update_give_the_same_network(monkeypatch) -> None:
+def test_update_moves_the_network_alike_with_features_extracted_once_or_per_minibatch(monkeypatch) -> None:
     import copy
 
     import training.lean_ppo as lean
@@ -177,25 +192,10 @@ def test_features_extracted_once_per_update_give_the_same_network(monkeypatch) -
     assert any(not torch.equal(a, b) for a, b in zip(networks[0], start[0].values(), strict=False))
     for once, per_minibatch in zip(*networks, strict=True):
         torch.testing.assert_close(once, per_minibatch)
-
-
-def test_target_kl_stops_the_update_before_a_step() -> None:
-    model, _ = _collected(target_kl=1e-12)
-    model.rollout["logp"] += 0.5  # every ratio far from 1: the first minibatch's KL is past the bound
-    before = [p.detach().clone() for p in model.policy.parameters()]
-    model.train()
-    assert all(torch.equal(a, b) for a, b in zip(model.policy.parameters(), before, strict=True))
-
-
-def test_checkpoints_leave_the_rollout_out_and_load_as_maskableppo(tmp_path) -> None:
-    from sb3_contrib import MaskablePPO
-
-    model, _ = _collected()
-    model.save(tmp_path / "m.zip")
-    assert (tmp_path / "m.zip").stat().st_size < 2_000_000  # the rollout tensors would be ~1 MB per step
-    loaded = MaskablePPO.load(tmp_path / "m.zip", device="cpu")
-    for a, b in zip(loaded.policy.parameters(), model.policy.parameters(), strict=True):
-        assert torch.equal(a, b)
+    assert all(torch.isfinite(p).all() for p in networks[0])  # masked logits never give NaN gradients
+    assert model.logger.name_to_value["train/clip_range"] == pytest.approx(0.2)
+    # a second rollout samples from the updated network (it would fail on NaN probabilities)
+    _collect(model, 4)
 
 
 @pytest.mark.parametrize("rules", [Rules(), Rules(num_players=3), Rules(variant="pl", num_players=4)])
@@ -221,23 +221,6 @@ def test_numpy_export_plays_like_the_torch_actor(rules: Rules, tmp_path) -> None
         loaded.setup(Rules(variant=rules.variant, num_players=3 if rules.num_players != 3 else 2))
 
 
-def test_numpy_policy_samples_the_softmax_of_the_legal_logits() -> None:
-    from agents.numpy_policy import softmax_sample
-
-    logits = np.full((2, 200), -np.inf, dtype=np.float32)
-    logits[0, [4, 90, 199]] = np.log([0.2, 0.3, 0.5]) + 7.0  # a shift changes nothing
-    logits[1, 0] = -3.0  # the only legal action
-    uniforms = np.random.default_rng(0).random(20_000)
-    picks = np.empty(20_000, dtype=np.int64)
-    softmax_sample(np.repeat(logits[:1], 20_000, axis=0), uniforms, picks)
-    assert set(np.unique(picks)) == {4, 90, 199}
-    shares = [np.mean(picks == a) for a in (4, 90, 199)]
-    np.testing.assert_allclose(shares, [0.2, 0.3, 0.5], atol=0.015)  # sd at most 0.0036
-    one = np.empty(3, dtype=np.int64)
-    softmax_sample(np.repeat(logits[1:], 3, axis=0), np.array([0.0, 0.5, 0.999999]), one)
-    assert (one == 0).all()
-
-
 def test_numpy_policy_refuses_bad_files_and_shapes(tmp_path) -> None:
     with pytest.raises(FileNotFoundError, match="no policy file"):
         NumpyPolicy.load(tmp_path / "missing.npz")
@@ -255,9 +238,7 @@ def test_overlap_updates_a_learner_copy_while_the_acting_network_collects(tmp_pa
     collected = model.rollout
     model.train()  # starts the update in a thread and returns
     assert model._pending is not None and model.rollout is not collected  # the next rollout's tensors
-    callback = _Quiet()
-    callback.init_callback(model)
-    assert model.collect_rollouts(model.env, callback, model.rollout_buffer, n_rollout_steps=8)
+    _collect(model, 8)
     assert model._pending is None  # taken in at the end of the collection
     learner = list(model._learner.parameters())
     acting = list(model.policy.parameters())
@@ -267,12 +248,9 @@ def test_overlap_updates_a_learner_copy_while_the_acting_network_collects(tmp_pa
     model.train()
     model.save(tmp_path / "m.zip")  # joins the running update first
     assert model._pending is None
-
-
-def test_overlap_learn_ends_with_the_last_update_taken_in() -> None:
-    model, _ = _collected(overlap=True, n_epochs=1, batch_size=128)
-    model.learn(total_timesteps=3 * 32 * 8, reset_num_timesteps=False)
-    assert model._pending is None and model._n_updates >= 3
+    updates = model._n_updates
+    model.learn(total_timesteps=3 * 32 * 8, reset_num_timesteps=False)  # ends with the last update taken in
+    assert model._pending is None and model._n_updates >= updates + 3
     for a, b in zip(model.policy.parameters(), model._learner.parameters(), strict=True):
         assert torch.equal(a, b)
 

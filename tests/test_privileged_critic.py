@@ -1,9 +1,8 @@
 """``privileged_critic``: the value network reads the other seats' hands during
-training, the actor (and everything exported from it) reads the learner's own."""
+training, the actor (and everything exported from it) reads the learner's own. A privileged
+run's export, evaluation and resume: tests/test_training.py."""
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -11,17 +10,11 @@ import torch
 
 pytest.importorskip("sb3_contrib")
 
-from training_helpers import tiny_train_flags
-
-from agents.numpy_policy import NumpyPolicy
-from training.cli import main as cli_main
-from training.config import TrainConfig, parse_config, parse_weights
+from training.config import TrainConfig, parse_weights
 from training.opponents import OpponentPool
 from training.policy import PPOAgent
 from training.privileged import hand_columns
 from training.train import build_env, build_model
-
-TINY = tiny_train_flags(teacher="greedy", rounds=2, final_bots="random")
 
 
 def _setup(privileged: bool = True, hint: str = ""):
@@ -83,36 +76,3 @@ def test_terminal_observations_keep_the_hands_last_hidden_block() -> None:
             ended += 1
         obs = new_obs
     assert ended > 0
-
-
-def test_short_training_exports_an_ordinary_actor_and_resumes(tmp_path: Path) -> None:
-    run = tmp_path / "run"
-    assert (
-        cli_main(["train", "--run-dir", str(run), "--total-timesteps", "256", "--privileged-critic", *TINY])
-        == 0
-    )
-    out = tmp_path / "actor.npz"
-    assert cli_main(["export", str(run / "final.zip"), "--out", str(out)]) == 0
-    exported = NumpyPolicy.load(out)
-    _, _, _, normal = _setup(privileged=False)
-    plain = PPOAgent.from_sb3(normal.policy).to_numpy()
-    assert exported.input_size == plain.input_size
-    assert exported.weights[0].shape[0] == plain.weights[0].shape[0]  # the same inputs
-    assert cli_main(["eval", str(out), str(run / "final.zip"), "--bots", "random", "--hands", "2"]) == 0
-    more = tmp_path / "more"
-    resume = ["train", "--run-dir", str(more), "--resume", str(run / "final.zip"), "--total-timesteps", "512"]
-    assert cli_main([*resume, "--privileged-critic", *TINY]) == 0
-    assert (more / "final.zip").exists()
-    with pytest.raises(ValueError, match=r"privileged_critic = true.*privileged_critic = false"):
-        parse_config([*resume[1:], *TINY])
-
-
-def test_config_names_the_key_of_a_bad_value(tmp_path: Path) -> None:
-    bad = tmp_path / "bad.toml"
-    bad.write_text('[train]\nprivileged_critic = "yes"\n')
-    with pytest.raises(ValueError, match="privileged_critic must be true or false"):
-        parse_config(["--config", str(bad)])
-    good = tmp_path / "good.toml"
-    good.write_text("[train]\nprivileged_critic = true\n")
-    assert parse_config(["--config", str(good)]).privileged_critic is True
-    assert TrainConfig().privileged_critic is False

@@ -5,9 +5,9 @@ and Turkish kanasta (tr).
 The run test starts Ray with 2 CPUs, trains two iterations of a tiny budget with
 one env runner (a league with bots and snapshots), saves, reloads the
 checkpoint as an agent through ``agents.registry`` and plays hands with it,
-then resumes the run for one more iteration. The hinted tests compare the module after
-the imitation warm start with the SB3 policy it was copied from, then train a hinted run,
-export it as a HintedPolicy and refuse to resume it without the hint.
+then resumes the run for one more iteration. The hinted run compares the module after the
+imitation warm start with the SB3 policy it was copied from, trains, exports a HintedPolicy
+and refuses to resume without the hint.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import json
 import os
 from importlib.util import find_spec
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -24,7 +25,7 @@ import torch
 from agents.base import play_batch
 from agents.random_bot import RandomBot
 from agents.registry import make_agent
-from kanaszta_env import GameBatch, Rules
+from kanaszta_env import GameBatch
 from kanaszta_env.observation import observation_size
 from training.config import TrainConfig
 from training.rllib.env import make_env
@@ -69,10 +70,13 @@ def test_the_quick_start_imports_no_ray() -> None:
 
 
 @pytest.mark.parametrize(("variant", "players"), GAMES)
-def test_env_resets_on_the_step_after_a_hand_ends(variant: str, players: int) -> None:
+def test_env_resets_on_the_step_after_a_hand_ends_and_the_module_masks(variant: str, players: int) -> None:
     """gymnasium's NEXT_STEP autoreset, as RLlib's env runner expects: the step that ends a
     hand returns its last observation (no legal action) and the next one deals a new hand.
-    The spaces are the game's: its observation and one mask flag per action."""
+    The spaces are the game's: its observation and one mask flag per action, which the
+    module reads: it gives the illegal actions no probability."""
+    from training.rllib.module import MaskedActorCritic
+
     config = TrainConfig(variant=variant, num_players=players, max_turns=40, **TINY)
     env = make_env({"train": config.to_dict(), "num_envs": 6})
     rules = config.rules()
@@ -96,48 +100,14 @@ def test_env_resets_on_the_step_after_a_hand_ends(variant: str, players: int) ->
             break
     assert ended_once
     assert obs.dtype == np.float32 and env.observation_space.contains(obs)
-
-
-@pytest.mark.parametrize(("variant", "players"), GAMES)
-def test_module_masks_illegal_actions(variant: str, players: int) -> None:
-    from gymnasium import spaces
-
-    from training.rllib.env import observation_space
-    from training.rllib.module import MaskedActorCritic
-
-    rules = Rules(variant=variant, num_players=players or None)
-    space = observation_space(rules)
-    n = space.num_actions
+    space, legal = env.single_observation_space, obs[:, -actions_n:] > 0
     module = MaskedActorCritic(
-        observation_space=space, action_space=spaces.Discrete(n), model_config={"net_arch": [16]}
+        observation_space=space, action_space=env.single_action_space, model_config={"net_arch": [16]}
     )
-    sample = np.stack([space.sample() for _ in range(5)])
-    mask = np.zeros((5, n), dtype=np.float32)
-    mask[np.arange(5), [3, 10, 50, n - 1, 0]] = 1
-    mask[0, 7] = 1
-    sample[:, -n:] = mask
-    batch = {"obs": torch.tensor(sample)}
-    logits = module.forward_inference(batch)["action_dist_inputs"]
-    probs = torch.softmax(logits, dim=1).detach().numpy()
-    assert np.isfinite(logits.detach().numpy()).all()
-    assert probs[mask == 0].max() < 1e-30
-    assert module.compute_values(batch).shape == (5,)
-
-
-def test_the_privileged_critic_is_refused_before_ray_starts(tmp_path: Path) -> None:
-    from training.rllib.train import train_rllib
-
-    config = TrainConfig(run_dir=str(tmp_path / "run"), privileged_critic=True)
-    with pytest.raises(ValueError, match="privileged_critic is an option of the local trainer"):
-        train_rllib(config, RLlibOptions(num_cpus=2, num_env_runners=1))
-    assert not (tmp_path / "run").exists()
-
-
-def test_registry_refuses_a_missing_rllib_checkpoint(tmp_path: Path) -> None:
-    with pytest.raises(ValueError, match="no RLlib checkpoint"):
-        make_agent(f"rllib:{tmp_path / 'none'}")
-    with pytest.raises(ValueError, match="RLModule"):
-        make_agent(f"rllib:{tmp_path}")
+    batch = {"obs": torch.from_numpy(obs[legal.any(axis=1)])}
+    logits = module.forward_inference(batch)["action_dist_inputs"].detach()
+    assert torch.isfinite(logits).all() and module.compute_values(batch).shape == (len(batch["obs"]),)
+    assert torch.softmax(logits, dim=1).numpy()[~legal[legal.any(axis=1)]].max() < 1e-30
 
 
 @pytest.mark.parametrize(("variant", "players"), GAMES)
@@ -179,14 +149,25 @@ def test_train_two_iterations_reload_play_and_resume(
         ray.shutdown()
 
 
-def test_cli_checks_rllib_arguments_before_starting_ray(capsys, tmp_path: Path) -> None:
+def test_bad_arguments_are_refused_before_ray_starts(capsys, tmp_path: Path) -> None:
+    """A missing checkpoint (to resume, to evaluate, as an agent) and the privileged critic
+    (an option of the local trainer) are refused with one line, before Ray starts or a run
+    folder is written."""
     from kanaszta_env.cli import main
+    from training.rllib.train import train_rllib
 
     run = tmp_path / "run"
     code = main(["train", "--backend", "rllib", "--resume", str(tmp_path), "--run-dir", str(run)])
     assert code == 2 and "no RLlib checkpoint folder" in capsys.readouterr().err
     assert main(["eval", f"rllib:{tmp_path / 'none'}", "--bots", "random", "--hands", "2"]) == 2
     assert "no checkpoint at" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="no RLlib checkpoint"):
+        make_agent(f"rllib:{tmp_path / 'none'}")
+    with pytest.raises(ValueError, match="RLModule"):
+        make_agent(f"rllib:{tmp_path}")
+    config = TrainConfig(run_dir=str(run), privileged_critic=True)
+    with pytest.raises(ValueError, match="privileged_critic is an option of the local trainer"):
+        train_rllib(config, RLlibOptions(num_cpus=2, num_env_runners=1))
     assert not run.exists()
 
 
@@ -221,18 +202,15 @@ HINTED = {
 }
 
 
-def test_warm_start_copies_the_sb3_policy_and_plays_the_hint() -> None:
-    """The local trainer's warm start of a hinted policy, copied into the RLModule: on the RLlib
-    env's observations it gives the SB3 policy's masked probabilities and values, agrees with
-    the hint on at least 95% of its own decisions, and exports as a HintedPolicy that plays
-    the module's choices from plain observations."""
+def _check_the_warm_started_module(config: TrainConfig, model: Any) -> None:
+    """The local trainer's warm start of a hinted policy (``model``), copied into the RLModule:
+    on the RLlib env's observations it gives the SB3 policy's masked probabilities and values,
+    agrees with the hint on at least 95% of its own decisions, and exports as a HintedPolicy
+    that plays the module's choices from plain observations."""
     from agents.hinted import HintedPolicy
     from training.rllib.train import driver_module
-    from training.rllib.warm_start import imitation_model, module_state
+    from training.rllib.warm_start import module_state
 
-    config = TrainConfig(variant="pl", num_players=4, max_turns=40, **HINTED)
-    model, rounds = imitation_model(config)
-    assert len(rounds) == 1 and rounds[0]["decisions"] == 512 * TINY["num_envs"]
     module = driver_module(config, module_state(model.policy, driver_module(config).state_dict()))
     agent = module.to_agent("hinted")
     assert isinstance(agent, HintedPolicy)
@@ -264,12 +242,13 @@ def test_hinted_warm_started_run_trains_exports_and_resumes_with_its_hint(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A hinted run of classic canasta (4 players) with a warm start: the imitation weights
-    reach the learner and the env runner before PPO, evaluations and the exported policy play
-    through the hint, and a resume without the hint is refused."""
+    reach the learner and the env runner before PPO (and play as the module should, see
+    :func:`_check_the_warm_started_module`), evaluations and the exported policy play through
+    the hint, and a resume without the hint is refused."""
     import ray
 
     from agents.hinted import HintedPolicy, load_policy_file
-    from training.rllib import algo as rllib_algo
+    from training.rllib import algo as rllib_algo, warm_start as rllib_warm_start
     from training.rllib.train import train_rllib
 
     run = tmp_path / "run"
@@ -289,10 +268,20 @@ def test_hinted_warm_started_run_trains_exports_and_resumes_with_its_hint(
             copied.append(all(np.array_equal(np.asarray(held[k]), v) for k, v in state.items()))
 
     monkeypatch.setattr(rllib_algo, "load_weights", checked)
+    fitted: list[Any] = []
+    imitate = rllib_warm_start.imitation_model
+
+    def imitation(config: TrainConfig) -> tuple[Any, list[dict]]:  # keeps the fitted SB3 model
+        fitted.append(imitate(config))
+        return fitted[-1]
+
+    monkeypatch.setattr(rllib_warm_start, "imitation_model", imitation)
     try:
         result = train_rllib(config, RLlibOptions(num_cpus=2, num_env_runners=1))
         assert result.timesteps == 2 * per_iteration and copied == [True, True]
         assert json.loads((run / "warm_start.json").read_text())[0]["decisions"] == 512 * TINY["num_envs"]
+        assert len(fitted) == 1 and len(fitted[0][1]) == 1
+        _check_the_warm_started_module(config, fitted[0][0])
         history = json.loads((run / "history.json").read_text())
         assert [row["step"] for row in history] == [0, 2 * per_iteration]  # the imitation policy first
 

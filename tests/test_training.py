@@ -1,5 +1,7 @@
-"""Training layer: config parsing, the shaping potential (R16), the opponent
-pool, and smoke runs of the real ``train`` entry point (tiny budgets)."""
+"""Training layer: config parsing, the shaping potentials (R16; classic canasta's sides;
+Turkish kanasta's pairs against the engine's scores), the opponent pool, the count features
+of every game, and smoke runs of the real ``train``, ``eval`` and ``export`` entry points on
+every game (tiny budgets)."""
 
 from __future__ import annotations
 
@@ -14,28 +16,35 @@ import torch
 pytest.importorskip("sb3_contrib")
 pytest.importorskip("torch")
 
+from sb3_contrib import MaskablePPO
+from stable_baselines3.common.callbacks import ProgressBarCallback
 from stable_baselines3.common.vec_env import VecEnvWrapper
-from training_helpers import tiny_train_flags
+from training_helpers import play, tiny_train_flags
 
 from agents.base import play_batch
+from agents.cli import main as agents_cli
+from agents.numpy_policy import NumpyPolicy
 from agents.random_bot import RandomBot
 from agents.registry import make_agent
 from kanaszta_env import GameBatch, Rules
+from kanaszta_env.cards import SMALL_WILDS, TYPE_NAMES
 from kanaszta_env.envs import KanasztaVecEnv
+from kanaszta_env.games.classic.observation import relative_sides
 from kanaszta_env.games.diszitett.kernels.state import END_OUT
 from kanaszta_env.games.diszitett.observation import encode
-from kanaszta_env.observation import observation_size
+from kanaszta_env.games.turkish.scoring import KINDS, pair_score
+from kanaszta_env.observation import observation_size, split
 from kanaszta_env.spaces import ObservationSpace
 from training.cli import main as cli_main
 from training.config import TrainConfig, parse_config, parse_weights
 from training.features import CountFeatures
+from training.games.classic.shaping import ClassicScoreEstimate
 from training.games.diszitett.shaping import ScoreEstimate, ShapedReward
+from training.games.turkish.shaping import TurkishScoreEstimate
 from training.imitation import collect, fit, student_of
 from training.opponents import OpponentPool, SlotOpponent
-from training.policy import PPOAgent
+from training.policy import PPOAgent, load_policy
 from training.train import build_env, build_model
-
-TINY = tiny_train_flags(teacher="greedy", rounds=2, final_bots="random")
 
 
 # --- config ---------------------------------------------------------------------------
@@ -48,10 +57,14 @@ def test_config_defaults_toml_and_flags(tmp_path: Path) -> None:
     assert config.net_arch == [32, 32]
     assert config.max_minutes == 5.0 and isinstance(config.max_minutes, float)
     assert config.progress_bar is False
+    # the default progress bar's SB3 callback needs tqdm and rich: a fresh ``.[rl]`` had neither
+    assert ProgressBarCallback() is not None
     assert config.seed == TrainConfig().seed  # untouched default
+    assert config.privileged_critic is False
     top_level = tmp_path / "flat.toml"
-    top_level.write_text("seed = 7\n")
+    top_level.write_text("seed = 7\nprivileged_critic = true\n")
     assert parse_config(["--config", str(top_level)]).seed == 7
+    assert parse_config(["--config", str(top_level)]).privileged_critic is True
 
 
 def test_config_rejects_bad_values(tmp_path: Path) -> None:
@@ -72,6 +85,9 @@ def test_config_rejects_bad_values(tmp_path: Path) -> None:
     assert parse_config(["--eval-bots", "random,greedy"]).best_bot() == "greedy"
     with pytest.raises(ValueError, match="warm-start teacher"):
         parse_config(["--warm-start", "grandmaster"])
+    bad.write_text('[train]\nprivileged_critic = "yes"\n')
+    with pytest.raises(ValueError, match="privileged_critic must be true or false"):
+        parse_config(["--config", str(bad)])
     assert parse_config(["--warm-start", ""]).warm_start == ""
     assert parse_weights("Random:1, self") == {"random": 1.0, "self": 1.0}
 
@@ -95,13 +111,8 @@ def test_r16_potential_is_the_hand_score_of_a_truncated_hand() -> None:
     rules = Rules(max_turns=24)
     games = GameBatch(rules, 32)
     games.reset(seed=11)
-    bot = RandomBot(seed=3)
-    while not games.done.all():
-        mask = games.legal_mask()
-        actions = np.zeros(32, dtype=np.int64)
-        live = ~games.done
-        actions[live] = bot.act(np.zeros((live.sum(), 1)), mask[live])
-        games.step(actions)
+    for _ in play(games, np.random.default_rng(3), 100_000):  # to the end of every hand
+        pass
     estimate = ScoreEstimate(rules, scale=1.0, hand_weight=1.0)
     truncated = games.state.end_reason != END_OUT  # no going-out bonus
     assert truncated.sum() > 20
@@ -110,28 +121,36 @@ def test_r16_potential_is_the_hand_score_of_a_truncated_hand() -> None:
         np.testing.assert_array_equal(mine[truncated], games.state.hand_scores[truncated, seat])
 
 
-@pytest.mark.parametrize("canasta, out, dead_end", [(0.0, 0.0, 0.0), (1.0, 0.5, 1.0)])
-def test_shaping_telescopes_to_the_hand_reward(canasta: float, out: float, dead_end: float) -> None:
-    """With gamma = 1 the shaped rewards of a hand add up to its real reward minus phi(s0)
-    (also with the canasta-progress, going-out-readiness and dead-end terms: they are potentials too)."""
+def _disz(**terms: float) -> tuple[Rules, ScoreEstimate]:
     rules = Rules(max_turns=12)
+    return rules, ScoreEstimate(rules, scale=1e-3, hand_weight=0.5, **terms)
+
+
+def _classic() -> tuple[Rules, ClassicScoreEstimate]:
+    rules = Rules(variant="pl", num_players=4, max_turns=16)
+    return rules, ClassicScoreEstimate(rules, scale=1e-3, hand_weight=0.5, dead_end=1.0)
+
+
+@pytest.mark.parametrize(
+    "setup",
+    [_disz, lambda: _disz(canasta_progress=1.0, out_readiness=0.5, dead_end=1.0), _classic],
+    ids=["2003-02", "2003-02-terms", "pl"],
+)
+def test_shaping_telescopes_to_the_hand_reward(setup) -> None:
+    """With gamma = 1 the shaped rewards of a hand add up to its real (side) reward minus phi(s0)
+    (also with the canasta-progress, going-out-readiness and dead-end terms: they are potentials too)."""
+    rules, potential = setup()
     recorder = _Recorder(KanasztaVecEnv(6, rules, opponents="random"))
-    potential = ScoreEstimate(
-        rules, scale=1e-3, hand_weight=0.5, canasta_progress=canasta, out_readiness=out, dead_end=dead_end
-    )
     env = ShapedReward(recorder, potential, coef=1.0, gamma=1.0)
     env.seed(5)
     obs = env.reset()
     start = potential(obs)
     assert np.abs(start).max() > 0  # red threes and hands make phi non-trivial
-    shaped = np.zeros(6)
-    real = np.zeros(6)
-    checked = 0
+    shaped, real, checked = np.zeros(6), np.zeros(6), 0
     rng = np.random.default_rng(0)
     while checked < 12:
         masks = env.env_method("action_masks")
-        actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
-        obs, rewards, dones, infos = env.step(actions)
+        obs, rewards, dones, infos = env.step(np.array([rng.choice(np.flatnonzero(m)) for m in masks]))
         shaped += rewards
         real += recorder.last_rewards
         for i in np.flatnonzero(dones):
@@ -143,11 +162,14 @@ def test_shaping_telescopes_to_the_hand_reward(canasta: float, out: float, dead_
 
 
 def test_progress_terms_follow_groups_canastas_and_hand_size() -> None:
-    """Canasta progress is convex in an unfinished group's cards; readiness needs a canasta (R14.1)."""
+    """Canasta progress is convex in an unfinished group's cards; readiness needs a canasta
+    (R14.1); one card and no canasta cannot go out (R14.1): the dead-end term drops as the hand
+    shrinks to it. Every term is off by default."""
     rules = Rules()
     games = GameBatch(rules, 1)
     games.reset(seed=11)
     estimate = ScoreEstimate(rules, canasta_progress=1.0, out_readiness=0.5)
+    dead_end = ScoreEstimate(rules, dead_end=1.0)
     s = games.state
     s.groups[0] = 0
     s.hand[0, 0] = 0
@@ -158,53 +180,28 @@ def test_progress_terms_follow_groups_canastas_and_hand_size() -> None:
     assert three_and_one == pytest.approx(300 * ((3 / 7) ** 2 + (1 / 7) ** 2))
     s.groups[0, 0, 2, :2], s.groups[0, 0, 3, 0] = (2, 2), 0  # the same cards in one group are worth more
     assert estimate.progress(encode(s, rules, 0))[0, 0] > three_and_one
-    s.groups[0, 0, 2, :4] = (2, 2, 2, 1)  # a natural canasta: no progress term, readiness with 3 in hand
-    ready = estimate.progress(encode(s, rules, 0))[0, 0]
-    assert ready == pytest.approx(0.5 * 1000 * np.exp(-2 / 4))
-    s.hand[0, 0, :2] = 0  # one card left: the most ready
-    assert estimate.progress(encode(s, rules, 0))[0, 0] == pytest.approx(500.0)
-    assert ScoreEstimate(rules).progress(encode(s, rules, 0)).max() == 0.0  # off by default
-
-
-def test_dead_end_term_prices_few_cards_without_a_canasta() -> None:
-    """One card and no canasta cannot go out (R14.1): the potential drops as the hand shrinks to it."""
-    rules = Rules()
-    games = GameBatch(rules, 1)
-    games.reset(seed=11)
-    estimate = ScoreEstimate(rules, dead_end=1.0)
-    s = games.state
-    s.groups[0] = 0
-    s.hand[0, 0] = 0
     s.groups[0, 0, 2, :2] = (2, 1)  # an open group of three, no canasta
     terms = []
     for cards in (5, 4, 3, 2, 1):
         s.hand[0, 0] = 0
         s.hand[0, 0, :cards] = 1
-        terms.append(estimate.progress(encode(s, rules, 0))[0, 0])
+        terms.append(dead_end.progress(encode(s, rules, 0))[0, 0])
     assert terms == pytest.approx([0.0, 0.0, -1000 / 3, -2000 / 3, -1000.0])
-    s.groups[0, 0, 2, :4] = (2, 2, 2, 1)  # with a canasta one card is a way out, not a dead end
-    assert estimate.progress(encode(s, rules, 0))[0, 0] == 0.0
-    assert ScoreEstimate(rules).progress(encode(s, rules, 0)).max() == 0.0  # off when its weight is 0
+    s.hand[0, 0, :3] = 1
+    s.groups[0, 0, 2, :4] = (2, 2, 2, 1)  # a natural canasta: no progress term, readiness with 3 in hand
+    assert estimate.progress(encode(s, rules, 0))[0, 0] == pytest.approx(0.5 * 1000 * np.exp(-2 / 4))
+    s.hand[0, 0, 1:3] = 0  # one card left: the most ready, and with a canasta a way out, not a dead end
+    assert estimate.progress(encode(s, rules, 0))[0, 0] == pytest.approx(500.0)
+    assert dead_end.progress(encode(s, rules, 0))[0, 0] == 0.0
+    assert ScoreEstimate(rules).progress(encode(s, rules, 0)).max() == 0.0  # off by default
 
 
-def test_step_cost_is_taken_from_every_learner_decision() -> None:
-    rules = Rules(max_turns=12)
-    recorder = _Recorder(KanasztaVecEnv(4, rules, opponents="random"))
-    env = ShapedReward(recorder, ScoreEstimate(rules), coef=0.0, step_cost=0.01)
-    env.seed(2)
-    env.reset()
-    rng = np.random.default_rng(2)
-    for _ in range(40):
-        masks = env.env_method("action_masks")
-        _, rewards, _, _ = env.step(np.array([rng.choice(np.flatnonzero(m)) for m in masks]))
-        np.testing.assert_allclose(rewards, recorder.last_rewards - 0.01, atol=1e-6)
-
-
-def test_win_bonus_rewards_the_sign_of_the_hand_result() -> None:
-    """R18.1: the hand is won by the higher hand score; the bonus follows the sign of the difference."""
+def test_step_cost_and_win_bonus_are_added_to_the_real_reward() -> None:
+    """The step cost is taken from every learner decision; R18.1: the hand is won by the higher
+    hand score, and the win bonus follows the sign of the difference at the hand's end."""
     rules = Rules(max_turns=12)
     recorder = _Recorder(KanasztaVecEnv(8, rules, opponents="random"))
-    env = ShapedReward(recorder, ScoreEstimate(rules), coef=0.0, win_bonus=2.0)
+    env = ShapedReward(recorder, ScoreEstimate(rules), coef=0.0, step_cost=0.01, win_bonus=2.0)
     env.seed(3)
     env.reset()
     rng = np.random.default_rng(1)
@@ -213,9 +210,69 @@ def test_win_bonus_rewards_the_sign_of_the_hand_result() -> None:
         actions = np.array([rng.choice(np.flatnonzero(m)) for m in env.env_method("action_masks")])
         _, rewards, dones, _ = env.step(actions)
         real = recorder.last_rewards
-        np.testing.assert_allclose(rewards, real + 2.0 * np.sign(real) * dones, atol=1e-6)
+        np.testing.assert_allclose(rewards, real - 0.01 + 2.0 * np.sign(real) * dones, atol=1e-6)
         assert (real[~dones] == 0).all()  # score rewards come only at a hand's end
         ended += int(dones.sum())
+
+
+@pytest.mark.parametrize(("players", "keys"), [(3, {}), (6, {"six_player_sides": "3x2"})])
+def test_classic_potential_orders_the_sides_as_the_observation(players: int, keys: dict) -> None:
+    """The potential's relative side of each relative seat is its true side, seen from the observer."""
+    rules = Rules(variant="sk", num_players=players, **keys)
+    sides = np.array(rules.sides())
+    count = len(set(sides.tolist()))
+    games = GameBatch(rules, players)
+    games.reset(seed=0)
+    seats = np.arange(players)
+    relative = relative_sides(rules.sides(), split(games.observe(seats=seats), rules)["partners"])
+    for seat in seats:
+        truth = (sides[(seat + np.arange(players)) % players] - sides[seat]) % count
+        np.testing.assert_array_equal(relative[seat], truth)
+
+
+# --- Turkish kanasta's potential ------------------------------------------------------
+def _table_score(state, b: int, pair: int) -> int:
+    """T14 of ``pair`` in game ``b`` without hands or going out, by the game's helper."""
+    cards = [np.repeat(np.arange(53), state.melds[b, pair, k]) for k in range(state.meld_count[b, pair])]
+    kinds = [KINDS[kind] for kind in state.meld_kind[b, pair, : len(cards)]]
+    melds = [([TYPE_NAMES[t] for t in c], kind) for c, kind in zip(cards, kinds, strict=True)]
+    taken = (state.fi_taker[b] >= 0) & (state.fi_taker[b] % 2 == pair)
+    return pair_score(melds, fis_taken=int(taken.sum()), fis_used=int(state.fi_used[b][taken].sum()))
+
+
+def test_potential_is_the_pairs_score_difference_on_the_table():
+    """With no weight on the hands, phi is the difference of the pairs' T14 scores of melds,
+    canastas and Fis (pair_score), up to the 5 points a 2 in its own place in a run is worth less."""
+    rules = Rules(variant="tr")
+    potential = TurkishScoreEstimate(rules, scale=1.0, hand_weight=0.0)
+    games, rng, checked = GameBatch(rules, 16), np.random.default_rng(2), np.zeros(2, int)
+    games.reset(seed=3)
+    for _ in play(games, rng, 1000, make_agent("heuristic", rules)):
+        obs = games.observe()
+        at_draw = np.flatnonzero(~games.done & (split(obs, rules)["phase"][:, 0] == 1))  # every meld legal
+        phi = potential(obs[at_draw])
+        for i, b in enumerate(at_draw):
+            own = int(games.to_move[b]) % 2
+            exact = _table_score(games.state, b, own) - _table_score(games.state, b, 1 - own)
+            twos = [int(games.state.melds[b, p][:, list(SMALL_WILDS)].sum()) for p in (own, 1 - own)]
+            assert exact - 5 * twos[1] - 1e-9 <= phi[i] <= exact + 5 * twos[0] + 1e-9
+            checked += [(games.state.meld_kind[b] > 0).any(), (games.state.fi_taker[b] >= 0).any()]
+    assert (checked > 20).all()  # positions with a canasta, with a Fi taken
+
+
+def test_potential_charges_the_observers_hand_exactly():
+    """Weight on the hands lowers phi by the observer's hand value (the spec's, exactly) and his
+    partner's estimate, and raises it by the opponents' estimates."""
+    rules = Rules(variant="tr")
+    games = GameBatch(rules, 8)
+    games.reset(seed=1)
+    obs = games.observe()
+    hands = games.state.hand[np.arange(8), games.to_move].astype(float) @ np.array(rules.spec.hand_penalty)
+    flat = TurkishScoreEstimate(rules, scale=1.0, hand_weight=0.0)(obs)
+    estimate = TurkishScoreEstimate(rules, scale=1.0, hand_weight=1.0)
+    # at the deal every other hand is 11 unknown cards: the partner's cancels one opponent's
+    np.testing.assert_allclose(flat - estimate(obs), hands - 11 * estimate.mean_card, rtol=1e-6)
+    assert len(set(hands)) > 1
 
 
 # --- pool -----------------------------------------------------------------------------
@@ -255,10 +312,39 @@ def test_slot_opponent_hands_views_to_a_bot_that_reads_them() -> None:
 
 
 # --- count features -------------------------------------------------------------------
-@pytest.mark.parametrize("players", [2, 3])
-def test_count_features_are_the_seats_hand_sizes_and_canastas(players: int) -> None:
-    rules = Rules(num_players=players)
-    size = observation_size(rules)
+def _seat_canastas(rules: Rules, s, rows: np.ndarray, seat: np.ndarray) -> np.ndarray:
+    """Díszített: the seat's own canastas, 3 or more in one bucket."""
+    return np.minimum((s.groups[rows, seat].sum(axis=-1) >= 7).sum(axis=1), 3)
+
+
+def _side_flag(rules: Rules, s, rows: np.ndarray, seat: np.ndarray) -> np.ndarray:
+    """Classic canasta: has the seat's side a canasta (C6), 0 or 1."""
+    side = np.array(rules.sides())[seat]
+    return (s.groups[rows, side, :12].sum(axis=-1) >= 7).any(axis=1).astype(np.int64)
+
+
+def _pair_canastas(rules: Rules, s, rows: np.ndarray, seat: np.ndarray) -> np.ndarray:
+    """Turkish kanasta: the canastas of the seat's pair (partners sit opposite)."""
+    return np.minimum((s.meld_kind[rows, seat % 2] > 0).sum(axis=1), 3)
+
+
+@pytest.mark.parametrize(
+    ("rules", "canastas", "heuristic"),
+    [
+        (Rules(), _seat_canastas, False),
+        (Rules(num_players=3), _seat_canastas, False),
+        (Rules(variant="pl", num_players=4), _side_flag, False),
+        (Rules(variant="sk", num_players=5), _side_flag, False),  # sides at uneven distances
+        (Rules(variant="tr"), _pair_canastas, True),  # random play makes few canastas
+    ],
+    ids=["2003-02", "2003-02-3p", "pl-4p", "sk-5p", "tr"],
+)
+def test_count_features_are_the_seats_hand_sizes_and_canastas(
+    rules: Rules, canastas, heuristic: bool
+) -> None:
+    """Every relative seat's hand size and canastas (own seat first), one-hot beside the
+    unchanged observation."""
+    players, size = rules.num_players, observation_size(rules)
     with pytest.raises(ValueError, match="does not declare its rules"):
         CountFeatures(gym.spaces.Box(-1.0, 1.0, (size,)))  # the number of players is never guessed
     features = CountFeatures(ObservationSpace(rules))
@@ -266,28 +352,24 @@ def test_count_features_are_the_seats_hand_sizes_and_canastas(players: int) -> N
     games, rng = GameBatch(rules, 32), np.random.default_rng(3)
     games.reset(seed=np.arange(32))
     seen_canasta = seen_big_hand = False
-    for _ in range(400):
-        live = ~games.done
-        mover = games.to_move.astype(np.int64)
-        obs = encode(games.state, rules, mover)
+    for _ in play(games, rng, 300, make_agent("heuristic", rules) if heuristic else None):
+        rows = np.flatnonzero(~games.done)
+        mover = games.to_move.astype(np.int64)[rows]
+        obs = games.observe()[rows]
         out = features(torch.from_numpy(obs)).numpy()
-        assert out.shape == (32, features.features_dim)
+        assert out.shape == (len(rows), features.features_dim)
         np.testing.assert_array_equal(out[:, :size], obs)  # the observation is kept as it is
-        extra = out[live, size:]
-        hands = extra[:, : players * 17].reshape(-1, players, 17)
-        canastas = extra[:, players * 17 :].reshape(-1, players, 4)
-        assert (hands.sum(-1) == 1).all() and (canastas.sum(-1) == 1).all()  # one-hot
-        rows = np.flatnonzero(live)
-        for k in range(players):  # seats relative to the observer, own seat first
-            seat = (mover[rows] + k) % players
+        hands = out[:, size : size + players * 17].reshape(-1, players, 17)
+        made = out[:, size + players * 17 :].reshape(-1, players, 4)
+        assert (hands.sum(-1) == 1).all() and (made.sum(-1) == 1).all()  # one-hot
+        for k in range(players):
+            seat = (mover + k) % players
             cards = games.state.hand[rows, seat].sum(axis=1)
-            made = (games.state.groups[rows, seat].sum(axis=-1) >= 7).sum(axis=1)
+            truth = canastas(rules, games.state, rows, seat)
             np.testing.assert_array_equal(hands[:, k].argmax(-1), np.minimum(cards, 16))
-            np.testing.assert_array_equal(canastas[:, k].argmax(-1), np.minimum(made, 3))
-            seen_canasta |= bool((made > 0).any())
+            np.testing.assert_array_equal(made[:, k].argmax(-1), truth)
+            seen_canasta |= bool((truth > 0).any())
             seen_big_hand |= bool((cards > 16).any())
-        mask = games.legal_mask()
-        games.step(np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in mask]))
     assert seen_canasta and seen_big_hand  # both buckets' edges were exercised
 
 
@@ -325,59 +407,85 @@ def test_imitation_labels_every_decision_with_the_teacher_and_fit_learns_it() ->
 
 
 # --- the real entry point ---------------------------------------------------------------
-def test_train_smoke_resume_and_load(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("table", "privileged", "teacher", "rounds", "final_bots"),
+    [
+        ((), False, "greedy", 2, "random"),
+        ((), True, "greedy", 2, "random"),  # and a resume
+        (("--variant", "pl", "--num-players", "4"), False, "heuristic", 1, "random,heuristic"),
+        (("--variant", "tr"), False, "heuristic", 1, "random,heuristic"),  # four players by default
+    ],
+    ids=["2003-02", "2003-02-privileged-critic", "pl-4p", "tr"],
+)
+def test_train_export_evaluate_play_and_resume(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    table: tuple[str, ...],
+    privileged: bool,
+    teacher: str,
+    rounds: int,
+    final_bots: str,
+) -> None:
+    """``kanaszta train`` of every game warm-starts from its ``teacher``, evaluates and writes its
+    files; ``kanaszta eval`` judges the checkpoint, ``kanaszta export`` turns it into a NumPy
+    policy that tournaments take (an ordinary actor: the privileged critic's hidden inputs are
+    left out), and the checkpoint (a plain one also as the registry's agent) plays its own seats
+    legally (play_batch checks). The privileged run is resumed: the new flags apply, the step
+    counter and history go on, and a resume without ``--privileged-critic`` is refused."""
     run = tmp_path / "run"
-    assert cli_main(["train", "--run-dir", str(run), "--total-timesteps", "256", *TINY]) == 0
-    for name in (
-        "final.zip",
-        "latest.zip",
-        "config.json",
-        "history.json",
-        "report.json",
-        "learning_curve.png",
-        "warm_start.json",
-        "best.zip",
-        "best.json",
-    ):
+    plain = tiny_train_flags(*table, teacher=teacher, rounds=rounds, final_bots=final_bots)
+    tiny = ["--privileged-critic", *plain] if privileged else plain
+    assert cli_main(["train", "--run-dir", str(run), "--total-timesteps", "256", *tiny]) == 0
+    rules = parse_config(plain).rules()
+    for name in ("final.zip", "latest.zip", "history.json", "report.json", "learning_curve.png", "best.zip"):
         assert (run / name).exists(), name
     assert list((run / "snapshots").glob("*.npz"))  # NumPy actors (agents.numpy_policy)
     report = json.loads((run / "report.json").read_text())
-    assert report["timesteps"] >= 256 and report["matches"][0]["hands"] == 4
-    first_history = json.loads((run / "history.json").read_text())
-    assert first_history[0]["step"] == 0  # the imitation policy, before PPO
-    assert [r["round"] for r in json.loads((run / "warm_start.json").read_text())] == [1, 2]
+    assert report["timesteps"] >= 256 and [m["bot"] for m in report["matches"]] == final_bots.split(",")
+    assert report["matches"][0]["hands"] == 4
+    history = json.loads((run / "history.json").read_text())
+    assert history[0]["step"] == 0  # the imitation policy, before PPO
+    warm = json.loads((run / "warm_start.json").read_text())
+    assert [(r["round"], r["decisions"]) for r in warm] == [(k + 1, 24 * 8) for k in range(rounds)]
     best = json.loads((run / "best.json").read_text())  # the top evaluation against the last eval bot
-    assert best == max((r for r in first_history if r["bot"] == "random"), key=lambda r: r["mean_diff"])
+    assert best == max((r for r in history if r["bot"] == "random"), key=lambda r: r["mean_diff"])
+    final = str(run / "final.zip")
+    monkeypatch.chdir(tmp_path)  # a short name for the exported policy in the tournament's plot
+    out = Path("mine.npz")
+    assert cli_main(["export", final, "--out", str(out)]) == 0
+    assert cli_main(["eval", str(out), final, *table, "--bots", "random", "--hands", "2"]) == 0
+    exported = make_agent(str(out))
+    assert isinstance(exported, NumpyPolicy) and exported.trained_rules == rules
+    assert exported.weights[0].shape[1] == 16 and exported.name == str(out)
+    assert cli_main(["export", str(tmp_path / "missing.zip")]) == 2  # bad input: one line, status 2
+    players = ["--players", str(rules.num_players)]
+    tournament = ["tournament", "random", str(out), "--variant", rules.variant, *players, "--deals", "2"]
+    assert agents_cli([*tournament, "--max-turns", "20", "--no-progress", "--out", "t"]) == 0
+    assert json.loads(Path("t.json").read_text())["pairs"][0]["hands"] == 4
 
-    # resume: the step counter and the evaluation history go on
-    more = tmp_path / "more"
-    args = ["train", "--run-dir", str(more), "--resume", str(run / "final.zip"), "--total-timesteps", "512"]
-    assert cli_main([*args, *TINY, "--learning-rate", "0.00007", "--gamma", "0.9"]) == 0
-    from sb3_contrib import MaskablePPO
-
-    resumed_model = MaskablePPO.load(more / "final.zip", device="cpu")  # the resume's flags apply:
-    assert resumed_model.lr_schedule(1.0) == 0.00007 and resumed_model.gamma == 0.9
-    resumed = json.loads((more / "report.json").read_text())
-    assert resumed["timesteps"] >= 512
-    history = json.loads((more / "history.json").read_text())
-    assert history[: len(first_history)] == first_history
-    assert history[-1]["step"] > first_history[-1]["step"]
-
-    # the checkpoint is an agent: legal actions in real games
-    from training.policy import load_policy
-
-    agent = load_policy(more / "final.zip")
-    rules = Rules(max_turns=20)
-    result = play_batch(rules, [agent, RandomBot(seed=0)], np.array([[0, 1], [1, 0]] * 3), np.arange(6))
-    assert result.decisions[:, :].sum() > 0 and result.scores.shape == (6, 2)
-
-
-def test_the_rl_extra_installs_what_the_progress_bar_needs():
-    """``train`` passes ``progress_bar=True`` to SB3, whose callback needs tqdm
-    and rich: a fresh install of ``.[rl]`` must have both (it did not)."""
-    from stable_baselines3.common.callbacks import ProgressBarCallback
-
-    assert ProgressBarCallback() is not None
+    if privileged:
+        more = tmp_path / "more"
+        resume = ["--run-dir", str(more), "--resume", final, "--total-timesteps", "512"]
+        assert cli_main(["train", *resume, *tiny, "--learning-rate", "0.00007", "--gamma", "0.9"]) == 0
+        resumed_model = MaskablePPO.load(more / "final.zip", device="cpu")  # the resume's flags apply
+        assert resumed_model.lr_schedule(1.0) == 0.00007 and resumed_model.gamma == 0.9
+        assert json.loads((more / "report.json").read_text())["timesteps"] >= 512
+        resumed = json.loads((more / "history.json").read_text())
+        assert resumed[: len(history)] == history and resumed[-1]["step"] > history[-1]["step"]
+        with pytest.raises(ValueError, match=r"privileged_critic = true.*privileged_critic = false"):
+            parse_config([*resume, *plain])  # the same flags but --privileged-critic
+        run = more
+    agent = load_policy(run / "final.zip")
+    short = Rules(variant=rules.variant, num_players=rules.num_players, max_turns=20)
+    sides = np.array(short.sides()) % 2
+    seats = np.array([sides, 1 - sides] * 2)
+    result = play_batch(short, [agent, RandomBot(seed=0)], seats, np.arange(4))
+    assert ((result.decisions * (seats == 0)).sum(axis=1) > 0).all()
+    if not privileged:  # the registry's agent of a plain checkpoint plays its argmax
+        games = GameBatch(short, 8)
+        games.reset(seed=np.arange(8))
+        obs, mask = games.observe(), games.legal_mask()
+        np.testing.assert_array_equal(make_agent(final).act(obs, mask), agent.act(obs, mask))
 
 
 def test_plot_curves_draws_a_history_over_decisions_and_wall_time(tmp_path: Path) -> None:

@@ -1,4 +1,8 @@
-"""Turkish kanasta's bots (agents/games/turkish/bots.py), the terminal game and the tournament."""
+"""Turkish kanasta's bots (agents/games/turkish/bots.py), the terminal game, and the search
+bot's rollout policy (agents/games/turkish/rollout.py). Legal play of every bot, decisions
+from the observation only, the worlds the search deals, its strength and the registry's
+options: tests/test_agents.py; the heuristic's strength:
+tests/test_tournament.py."""
 
 from __future__ import annotations
 
@@ -7,44 +11,17 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from numba import njit
+from turkish_helpers import meld, table
 
 from agents.base import play_batch
+from agents.games.turkish import rollout as R
 from agents.human import play_human
 from agents.registry import make_agent
-from agents.tournament import round_robin
-from kanaszta_env import Rules
+from kanaszta_env import GameBatch, Rules, position
 from kanaszta_env.games.turkish.actions import ACTION_NAMES, TAKE_PILE
 
 RULES = Rules(variant="tr")
-
-
-@pytest.mark.parametrize("name", ["random", "greedy", "heuristic"])
-def test_bots_play_whole_hands_legally(name):
-    agent = make_agent(name, RULES)
-    seats = np.zeros((6, 4), dtype=np.int64)
-    result = play_batch(RULES, [agent], seats, np.arange(6))  # the engine refuses an illegal action
-    scores = np.asarray(result.scores)
-    assert scores.shape == (6, 4)
-    assert (scores[:, 0] == scores[:, 2]).all() and (scores[:, 1] == scores[:, 3]).all()
-
-
-def test_heuristic_beats_random_on_duplicate_deals():
-    agents = {"random": make_agent("random", RULES), "heuristic": make_agent("heuristic", RULES)}
-    result = round_robin(RULES, agents, deals=24, seed=100, progress=False, boot=0)
-    (pair,) = result["pairs"]
-    assert pair["a"] == "random" and pair["diff_ci95"][1] < 0, pair
-
-
-def test_rule_bots_take_no_options():
-    with pytest.raises(ValueError, match="takes no options"):
-        make_agent("heuristic:x=1", RULES)
-
-
-def test_bots_refuse_other_games():
-    from agents.games.turkish.bots import TurkishHeuristicBot
-
-    with pytest.raises(ValueError, match="plays Turkish kanasta"):
-        TurkishHeuristicBot(Rules())
 
 
 def test_terminal_game_takes_names_with_spaces_and_quits():
@@ -61,25 +38,8 @@ def test_terminal_game_takes_names_with_spaces_and_quits():
     assert set(game.record.actions) <= set(ACTION_NAMES)
 
 
-@pytest.mark.parametrize("variant", ["tr", "pl"])
-def test_records_name_the_games_own_actions_and_replay(variant):
-    """A record keeps the action names of its own game (Turkish, classic) and replays exactly."""
-    from agents.records import make_record, replay
-
-    rules = Rules(variant=variant, num_players=4)
-    agent = make_agent("heuristic", rules)
-    result = play_batch(rules, [agent], np.zeros((2, 4), dtype=np.int64), [7, 8], record=True)
-    for b, seed in enumerate((7, 8)):
-        record = make_record(rules, result.actions[b], seed=seed, scores=list(result.scores[b]))
-        assert record.actions[0] == "draw"
-        games = replay(record)  # raises if an action is illegal or the scores differ
-        assert games.done[0]
-
-
 def _bot_turn(games) -> dict:
     """Let the heuristic bot play seat 0's turn from the current position; the position after."""
-    from kanaszta_env import position
-
     bot = make_agent("heuristic", RULES)
     for _ in range(40):
         games.step(bot.act(games.observe(), games.legal_mask()))
@@ -90,8 +50,6 @@ def _bot_turn(games) -> dict:
 
 
 def test_heuristic_melds_its_whole_hand_and_takes_a_fi_at_once():
-    from turkish_helpers import meld, table
-
     hand = ["4S", "4H", "5S", "6S", "4D", "4C", "9C", "9D", "9H"]  # a run, a set of 4s, a set of 9s
     melds = ([meld(0, "KS", "KH", "KD")], [])
     games = table([hand, ["3D"], ["3H"], ["4C"]], melds, phase="meld", opened=(True, False, False, False))
@@ -102,8 +60,6 @@ def test_heuristic_melds_its_whole_hand_and_takes_a_fi_at_once():
 
 
 def test_heuristic_spends_a_wild_on_a_pair_to_take_a_fi():
-    from turkish_helpers import meld, table
-
     melds = ([meld(0, "KS", "KH", "KD")], [])
     games = table([["8C", "8D", "JK", "QD"], ["3D"], ["3H"], ["4C"]], melds, phase="meld",
                   opened=(True, False, False, False))  # fmt: skip
@@ -113,8 +69,6 @@ def test_heuristic_spends_a_wild_on_a_pair_to_take_a_fi():
 
 
 def test_heuristic_goes_out_when_it_can():
-    from turkish_helpers import meld, table
-
     canasta = meld(0, "AS", "2S", "3S", "4S", "5S", "6S", "7S", kind="whole")
     both = ({"taker": 1, "used": True}, {"taker": 3, "used": True})
     games = table([["9C", "9D", "9H", "2H", "QD"], ["3D"], ["3H"], ["4C"]], ([canasta], []),
@@ -139,23 +93,39 @@ def test_heuristic_takes_a_pile_of_two_or_one_card_that_joins_the_hand(pile, tak
     """T4.1a: a pile of two cards or more always; one card when it is wild or joins the hand
     (a 9 to the 9, the QD beside the JD); a lone 4H that joins nothing is left for the stock.
     The compiled rollout policy of the search bot decides the same."""
-    from turkish_helpers import table
-
-    from agents.games.turkish import rollout
-
     games = table([["9S", "JD", "KC"], ["3D"], ["3H"], ["4C"]], pile=pile)
     mask = games.legal_mask()
     choice = make_agent("heuristic", RULES).act(games.observe(), mask)[0]
     assert (choice == TAKE_PILE) == taken and mask[0, choice]
     row = mask[0].astype(np.bool_)
-    assert rollout.choose(games.state, 0, row) == choice
+    assert R.choose(games.state, 0, row) == choice
 
 
 def test_heuristic_makes_a_forced_canasta_opening_with_a_wild():
-    from turkish_helpers import table
-
     hand = ["8S", "8S", "8H", "8H", "8D", "8C", "JK", "QD", "4C"]  # six 8s and a wild: a half canasta
     both = ({"taker": 1, "used": True}, {"taker": 3, "used": True})  # both Fis went to the others
     games = table([hand, ["3D"], ["3H"], ["4C"]], phase="meld", fis=both, forced=("owed", "no"))
     doc = _bot_turn(games)
     assert doc["players"][0]["opened"] and sorted(doc["pairs"][0]["melds"][0]["cards"]) == sorted(hand[:7])
+
+
+@njit
+def _play_policy(s, cfg, steps: int) -> None:
+    """Play the rollout policy in every game for up to ``steps`` actions or to its end."""
+    row = np.zeros(R.NUM_ACTIONS, dtype=np.bool_)
+    rewards = np.zeros((s.phase.shape[0], 4), dtype=np.float64)
+    for b in range(s.phase.shape[0]):
+        for _ in range(steps):
+            if s.phase[b] == R.PHASE_OVER or R.legal_row(s, cfg, b, row) == 0:
+                break
+            R.apply_action(s, cfg, b, R.choose(s, b, row), rewards)
+
+
+def test_rollout_policy_plays_whole_hands():
+    g = GameBatch(RULES, 40)
+    g.reset(seed=5)
+    s = g.state
+    _play_policy(s, RULES.to_config(), 100_000)
+    assert (s.phase == 5).all()
+    assert (s.end_reason == 1).sum() > 5  # it goes out, so it takes Fis and makes canastas
+    assert (s.fi_taker >= 0).sum() > 40

@@ -1,7 +1,14 @@
-"""The flags of a tiny ``kanaszta train`` run (a few hundred decisions), shared by the training
-tests of every game."""
+"""The flags of a tiny ``kanaszta train`` run (a few hundred decisions) and a way to play
+batches of hands, shared by the training tests of every game."""
 
 from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+
+from agents.base import Agent
+from kanaszta_env import GameBatch
 
 
 def tiny_train_flags(
@@ -21,3 +28,20 @@ def tiny_train_flags(
         "--warm-start", teacher, "--warm-start-steps", "24", "--warm-start-rounds", str(rounds),
         "--warm-start-epochs", "1",
     ]  # fmt: skip
+
+
+def play(games: GameBatch, rng: np.random.Generator, steps: int, bot: Agent | None = None) -> Iterator[None]:
+    """Yield before each of up to ``steps`` steps of ``games``, until every hand has ended:
+    random legal moves, or ``bot``'s with a random one in 10 %."""
+    for _ in range(steps):
+        yield
+        if games.done.all():
+            return
+        mask = games.legal_mask()
+        live = mask.any(axis=1)
+        actions = np.zeros(len(mask), dtype=np.int64)
+        if bot is not None:
+            actions[live] = bot.act(games.observe()[live], mask[live])
+        for b in np.flatnonzero(live & ((rng.random(len(mask)) < 0.1) | (bot is None))):
+            actions[b] = rng.choice(np.flatnonzero(mask[b]))
+        games.step(actions)
