@@ -125,7 +125,8 @@ def _group_lists(row: np.ndarray) -> dict[str, list[str]]:
     return groups
 
 
-def _counter(row: np.ndarray) -> Counter:
+def card_counter(row: np.ndarray) -> Counter:
+    """Card names and their copies, from counts by card type."""
     return Counter({TYPE_NAMES[t]: int(row[t]) for t in range(len(TYPE_NAMES)) if row[t] > 0})
 
 
@@ -141,10 +142,10 @@ def position_of(state: Any, b: int) -> Position:
         "phase": PHASES[int(state.phase[b])],
         "player": p,
         "num_players": int(state.hand.shape[1]),
-        "hand": _counter(state.hand[b, p]),
+        "hand": card_counter(state.hand[b, p]),
         "groups": _group_lists(state.groups[b, p]),
         "sep_heart_aces": int(state.sep_heart_aces[b, p]),
-        "cp_hand": _counter(state.cp_hand[b]),
+        "cp_hand": card_counter(state.cp_hand[b]),
         "cp_groups": _group_lists(state.cp_groups[b]),
         "cp_sep_heart_aces": int(state.cp_sep_heart_aces[b]),
         "locked": {
@@ -174,8 +175,7 @@ def _counts(cards: list[str]) -> tuple[int, int, int]:
 
 
 def _locked(pos: Position, g: str) -> tuple[int, int]:
-    small, big = pos["locked"].get(g, (0, 0))
-    return small, big
+    return pos["locked"].get(g, (0, 0))
 
 
 def _cp_size(pos: Position, g: str) -> int:
@@ -319,6 +319,23 @@ class Checker:
                 return False
         return True
 
+    def places(self, pos: Position) -> list[str]:
+        """R13.2: where the lifted wild may go (another group)."""
+        return [f"place_on_{g}" for g in GROUPS if g != pos["lifted_from"] and self.target_ok(pos, g)]
+
+    def melds_from_hand(self, pos: Position, targets: tuple[str, ...]) -> list[str]:
+        """Hand naturals into their groups and hand wilds into groups, among ``targets``."""
+        out = []
+        for card in pos["hand"]:
+            g = natural_group(card)
+            if g is not None:
+                n = _counts(pos["groups"].get(g, []))[0]
+                if g in targets and natural_step_ok(n + 1, sum(_locked(pos, g))):
+                    out.append(f"meld_{card}")
+            elif is_wild(card):
+                out += [f"meld_{card}_to_{g2}" for g2 in targets if self.target_ok(pos, g2)]
+        return out
+
     # the phases ---------------------------------------------------------------
     def _draw_actions(self, pos: Position) -> set[str]:
         out = {"draw"} if pos["stock_size"] > 0 else set()  # R5.2a
@@ -338,18 +355,9 @@ class Checker:
         out: set[str] = set()
         hand = pos["hand"]
         if pos["lifted"] is not None:  # R13.2: it goes into another group at once
-            out |= {f"place_on_{g}" for g in GROUPS if g != pos["lifted_from"] and self.target_ok(pos, g)}
-            out.add("withdraw")
-            return out
+            return {*self.places(pos), "withdraw"}
         if sum(hand.values()) >= 2:  # R14.2: the last card is never melded
-            for card in hand:
-                g = natural_group(card)
-                if g is not None:
-                    n = _counts(pos["groups"].get(g, []))[0]
-                    if natural_step_ok(n + 1, sum(_locked(pos, g))):
-                        out.add(f"meld_{card}")
-                elif is_wild(card):
-                    out |= {f"meld_{card}_to_{g2}" for g2 in GROUPS if self.target_ok(pos, g2)}
+            out |= set(self.melds_from_hand(pos, GROUPS))
             if self.rules.heart_aces and hand["AH"] > 0:  # R10.6
                 out.add("lay_heart_ace")
         out |= {f"lift_{kind}_from_{g}" for g in GROUPS for kind in KINDS if self.can_lift(pos, g, kind)}
@@ -364,19 +372,10 @@ class Checker:
         an opened player melds hand naturals and wilds into the top card's group and
         may move wilds out of it; a player who has not opened melds from hand anywhere.
         The last hand card may go: the rest of the pile will still join the hand."""
-        hand, r = pos["hand"], natural_group(pos["pickup_card"])
+        r = natural_group(pos["pickup_card"])
         if pos["lifted"] is not None:
-            return [f"place_on_{g}" for g in GROUPS if g != pos["lifted_from"] and self.target_ok(pos, g)]
-        targets = (r,) if pos["opened"] else GROUPS
-        out = []
-        for card in hand:
-            g = natural_group(card)
-            if g is not None:
-                n = _counts(pos["groups"].get(g, []))[0]
-                if g in targets and natural_step_ok(n + 1, sum(_locked(pos, g))):
-                    out.append(f"meld_{card}")
-            elif is_wild(card):
-                out += [f"meld_{card}_to_{g2}" for g2 in targets if self.target_ok(pos, g2)]
+            return self.places(pos)
+        out = self.melds_from_hand(pos, (r,) if pos["opened"] else GROUPS)
         if pos["opened"]:
             out += [f"lift_{kind}_from_{r}" for kind in KINDS if self.can_lift(pos, r, kind)]
         return out

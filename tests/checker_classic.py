@@ -35,8 +35,11 @@ from typing import Any
 
 import numpy as np
 
+# the card notation is the Díszített checker's: rank, wilds (C1.3 as R1.3), card counts
+from checker import DEFAULT_BUDGET, SearchBudgetExceeded, card_counter, is_wild, rank
+
 from kanaszta_env.cards import TYPE_NAMES
-from kanaszta_env.games.classic.actions import ACTION_NAMES, KIND_NAMES, RANK_NAMES
+from kanaszta_env.games.classic.actions import ACTION_NAMES, RANK_NAMES
 
 #: C9: the red threes, laid out wherever they come from
 RED_THREES = ("3H", "3D")
@@ -62,20 +65,6 @@ VALUE |= {r: 10 for r in ("K", "Q", "J", "10", "9", "8")}
 VALUE |= {r: 5 for r in ("7", "6", "5", "4")}
 #: C6.1 canasta bonuses
 BONUS = {"natural": 500, "mixed": 300, "wild_joker": 1000, "wild_twos": 800}
-DEFAULT_BUDGET = 200_000
-
-
-class SearchBudgetExceeded(RuntimeError):
-    """A search needed more nodes than its budget: the state is skipped."""
-
-
-def rank(card: str) -> str:
-    return "JK" if card == "JK" else card[:-1]
-
-
-def is_wild(card: str) -> bool:
-    """C1.3: jokers and all 2s."""
-    return card == "JK" or rank(card) == "2"
 
 
 def is_black_three(card: str) -> bool:
@@ -102,27 +91,19 @@ def discard_kind(card: str) -> str:
 
 
 # --- reading a GameBatch ---------------------------------------------------------
-def _counter(counts: np.ndarray) -> Counter:
-    return Counter({TYPE_NAMES[t]: int(n) for t, n in enumerate(counts) if n > 0})
+def _slot_card(name: str, k: int) -> str:
+    """The card of slot ``k`` of a meld: naturals by suit, then 2S 2H 2D 2C JK; pl's
+    black-three meld holds 3S in slot 0 and 3C in slot 3."""
+    if k >= 4:
+        return _WILD_SLOT_CARDS[k - 4]
+    return ("3S" if k == 0 else "3C") if name == BLACK else f"{name}{_SUITS[k]}"
 
 
 def _melds_of(grp: np.ndarray) -> dict[str, Counter]:
-    melds: dict[str, Counter] = {}
-    for i, name in enumerate(MELDS):
-        c: Counter = Counter()
-        for k in range(9):
-            n = int(grp[i, k])
-            if n == 0:
-                continue
-            if name == BLACK:
-                card = "3S" if k == 0 else "3C"
-            elif k < 4:
-                card = f"{name}{_SUITS[k]}"
-            else:
-                card = _WILD_SLOT_CARDS[k - 4]
-            c[card] += n
-        melds[name] = c
-    return melds
+    return {
+        name: Counter({_slot_card(name, k): int(grp[i, k]) for k in range(9) if grp[i, k]})
+        for i, name in enumerate(MELDS)
+    }
 
 
 def position_of(games: Any, b: int) -> Position:
@@ -137,8 +118,8 @@ def position_of(games: Any, b: int) -> Position:
         "to_move": int(s.to_move[b]),
         "mover": mover,
         "side": side,
-        "hand": _counter(s.hand[b, mover]),
-        "checkpoint_hand": _counter(s.cp_hand[b]),
+        "hand": card_counter(s.hand[b, mover]),
+        "checkpoint_hand": card_counter(s.cp_hand[b]),
         "melds": _melds_of(s.groups[b, side]),
         "start_melds": _melds_of(s.start_groups[b]),
         "opened": bool(s.opened[b, side]),
@@ -149,7 +130,7 @@ def position_of(games: Any, b: int) -> Position:
         "turn": int(s.turn[b]),
         "pickup_card": TYPE_NAMES[pickup] if pickup >= 0 else None,
         "pickup_rest": _joining_hand([TYPE_NAMES[int(t)] for t in s.pile[b, : s.pickup_rest[b]]]),
-        "locked": _counter(s.pile_locked[b]),
+        "locked": card_counter(s.pile_locked[b]),
         "asked": _ASKED[int(s.asked[b])],
     }
 
@@ -288,16 +269,9 @@ def pickup_leaves(rules: Any, canasta: bool, k: int) -> bool:
 
 
 def _hand_profile(hand: Counter) -> tuple[dict[str, int], int, int]:
-    nat = {r: 0 for r in RANKS}
-    twos = jokers = 0
-    for c, n in hand.items():
-        if c == "JK":
-            jokers += n
-        elif rank(c) == "2":
-            twos += n
-        elif natural_rank(c):
-            nat[natural_rank(c)] += n
-    return nat, twos, jokers
+    """(naturals per rank, twos, jokers) of a hand."""
+    _, twos, jokers = meld_counts(hand)
+    return {r: sum(n for c, n in hand.items() if natural_rank(c) == r) for r in RANKS}, twos, jokers
 
 
 class _Counter:
@@ -486,33 +460,26 @@ def _meld_candidates(pos: Position, rules: Any) -> list[tuple[str, str, str]]:
     """(action name, meld, card) of every card that may physically go on a meld now."""
     hand, locked, melds = pos["hand"], pos["locked"], pos["melds"]
     out = []
-    two = _meld_card(hand, locked, lambda c: rank(c) == "2")
-    joker = "JK" if hand["JK"] > locked["JK"] else None
     for r in RANKS:
         nat = _meld_card(hand, locked, lambda c, r=r: natural_rank(c) == r)
         if nat:
             out.append((f"meld_{r}", r, nat))
-        if wild_fits(r, melds[r]):
-            if two:
-                out.append((f"meld_2_to_{r}", r, two))
-            if joker:
-                out.append((f"meld_JK_to_{r}", r, joker))
+    targets = [r for r in RANKS if wild_fits(r, melds[r])]
     wild_meld = pos["phase"] == "meld" or not side_open(pos, rules)
     if rules.wild_canastas and wild_fits(WILD, melds[WILD]) and wild_meld:  # sk (C5.6)
-        if two:
-            out.append(("meld_2_to_wild", WILD, two))
-        if joker:
-            out.append(("meld_JK_to_wild", WILD, joker))
+        targets.append(WILD)
+    two = _meld_card(hand, locked, lambda c: rank(c) == "2")
+    joker = "JK" if hand["JK"] > locked["JK"] else None
+    for kind, card in (("2", two), ("JK", joker)):
+        if card:
+            out += [(f"meld_{kind}_to_{m}", m, card) for m in targets]
     return out
 
 
 def _after(melds: dict[str, Counter], hand: Counter, meld: str, card: str):
     new = {m: Counter(c) for m, c in melds.items()}
     new[meld][card] += 1
-    left = Counter(hand)
-    left[card] -= 1
-    left += Counter()
-    return new, left
+    return new, hand - Counter([card])
 
 
 def _meld_legal(pos: Position, rules: Any, new: dict[str, Counter], left: Counter) -> bool:
@@ -721,14 +688,3 @@ def compare_random_games(
 def mask_names(mask_row: np.ndarray) -> set[str]:
     """The names of the actions a (57-or-wider) mask row allows."""
     return {ACTION_NAMES[a] for a in np.flatnonzero(mask_row[: len(ACTION_NAMES)])}
-
-
-__all__ = [
-    "KIND_NAMES",
-    "SearchBudgetExceeded",
-    "can_take_pile",
-    "describe",
-    "legal_actions",
-    "mask_names",
-    "position_of",
-]

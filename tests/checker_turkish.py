@@ -10,7 +10,7 @@ field layout of ``TurkishState`` are the only things shared with the engine.
   :func:`meld_reading` (T5-T7), :func:`can_become_legal` (the add mask),
   :func:`meld_value` (T1.5), :func:`canasta_kind` (T8.2-T8.3);
 * :func:`read_game` copies one game of a ``TurkishState`` into plain lists;
-* :func:`legal_set` / :func:`legal_actions` give the legal action ids ("The mask");
+* :func:`legal_set` gives the legal action ids ("The mask");
 * :func:`apply` plays one action on a copy (draw, pile, withdraw, melding with the Fi
   taken by melding, the discard and the end of the turn, the end of the hand);
 * :func:`pair_scores` scores a finished hand (T14);
@@ -38,18 +38,10 @@ SEATS, PAIRS, SLOTS = 4, 2, AT.MAX_MELDS
 CANASTA = 7  # T8.1
 MIN_MELD = 3  # T5.5
 PHASE_DRAW, PHASE_MELD, PHASE_DISCARD, PHASE_OVER = 1, 2, 3, 5
-END_NONE, END_OUT, END_EXHAUSTED, END_TRUNCATED = 0, 1, 2, 3
+END_OUT, END_EXHAUSTED, END_TRUNCATED = 1, 2, 3
 KIND_NONE, KIND_HALF, KIND_WHOLE, KIND_FULL = 0, 1, 2, 3
 BONUS = (0, 100, 200, 500)  # T8.1, T14.1
 FORCED_NO, FORCED_OWED, FORCED_DONE = 0, 1, 2
-
-
-def rank(t: int) -> int:
-    return -1 if t == JK else t // 4
-
-
-def suit(t: int) -> int:
-    return -1 if t == JK else t % 4
 
 
 def is_two_or_joker(t: int) -> bool:
@@ -220,37 +212,21 @@ def canasta_kind(c: list[int], kind: int) -> int:
 
 
 # --- the game as plain lists -------------------------------------------------------------
+#: TurkishState fields read as lists (keyed without the ``meld_`` prefix) and as ints
+_LIST_FIELDS = (
+    "hand", "melds", "meld_owner", "meld_size", "meld_kind", "meld_count", "forced", "fi", "fi_taker",
+    "fi_used", "opened", "layoff", "totals", "cp_hand", "cp_melds", "cp_owner", "cp_size",
+)  # fmt: skip
+_INT_FIELDS = ("phase", "to_move", "turn", "end_reason", "out_player", "cp_count", "changed")
+
+
 def read_game(s: Any, b: int, max_turns: int) -> Game:
     """One game of a TurkishState (field meanings of core/turkish/state.py) as lists."""
-    g: Game = {
-        "hand": s.hand[b].astype(int).tolist(),
-        "melds": s.melds[b].astype(int).tolist(),
-        "owner": s.meld_owner[b].astype(int).tolist(),
-        "size": s.meld_size[b].astype(int).tolist(),
-        "kind": s.meld_kind[b].astype(int).tolist(),
-        "count": s.meld_count[b].astype(int).tolist(),
-        "forced": s.forced[b].astype(int).tolist(),
-        "fi": s.fi[b].astype(int).tolist(),
-        "fi_taker": s.fi_taker[b].astype(int).tolist(),
-        "fi_used": s.fi_used[b].astype(int).tolist(),
-        "stock": s.stock[b, : int(s.stock_len[b])].astype(int).tolist(),
-        "pile": s.pile[b, : int(s.pile_len[b])].astype(int).tolist(),
-        "phase": int(s.phase[b]),
-        "to_move": int(s.to_move[b]),
-        "turn": int(s.turn[b]),
-        "opened": s.opened[b].astype(int).tolist(),
-        "layoff": s.layoff[b].astype(int).tolist(),
-        "totals": s.totals[b].astype(int).tolist(),
-        "end_reason": int(s.end_reason[b]),
-        "out_player": int(s.out_player[b]),
-        "cp_hand": s.cp_hand[b].astype(int).tolist(),
-        "cp_melds": s.cp_melds[b].astype(int).tolist(),
-        "cp_owner": s.cp_owner[b].astype(int).tolist(),
-        "cp_size": s.cp_size[b].astype(int).tolist(),
-        "cp_count": int(s.cp_count[b]),
-        "changed": int(s.changed[b]),
-        "max_turns": max_turns,
-    }
+    g: Game = {f.removeprefix("meld_"): getattr(s, f)[b].astype(int).tolist() for f in _LIST_FIELDS}
+    g |= {f: int(getattr(s, f)[b]) for f in _INT_FIELDS}
+    g["stock"] = s.stock[b, : int(s.stock_len[b])].astype(int).tolist()
+    g["pile"] = s.pile[b, : int(s.pile_len[b])].astype(int).tolist()
+    g["max_turns"] = max_turns
     return g
 
 
@@ -262,11 +238,7 @@ def fi_left(g: Game) -> bool:
 def changed_slots(g: Game) -> list[int]:
     """Slots of the mover's pair laid or added to since the checkpoint."""
     p = g["to_move"] % 2
-    out = []
-    for k in range(g["count"][p]):
-        if k >= g["cp_count"] or g["melds"][p][k] != g["cp_melds"][k]:
-            out.append(k)
-    return out
+    return [k for k in range(g["count"][p]) if k >= g["cp_count"] or g["melds"][p][k] != g["cp_melds"][k]]
 
 
 def new_slots(g: Game) -> list[int]:
@@ -298,12 +270,9 @@ def melding_complete(g: Game) -> bool:
     """design-turkish.md "Melding complete": every changed meld is legal (T5-T7), and a
     mover who has not opened meets T9.1 (or T12.2) with his new melds."""
     p = g["to_move"] % 2
-    for k in changed_slots(g):
-        if not is_legal_meld(g["melds"][p][k]):
-            return False
-    if not g["opened"][g["to_move"]]:
-        return opening_ok(g)
-    return True
+    if not all(is_legal_meld(g["melds"][p][k]) for k in changed_slots(g)):
+        return False
+    return bool(g["opened"][g["to_move"]]) or opening_ok(g)
 
 
 def pair_has_canasta_size(g: Game) -> bool:
@@ -340,27 +309,19 @@ def _meld_action_ok(g: Game, slot: int | None, t: int) -> bool:
 
 
 def _lay(g: Game, slot: int | None, t: int) -> Game:
-    """A shallow-enough copy of g with card t laid (new meld when slot is None), no Fi."""
+    """A copy of g (of the fields a meld changes) with card t laid (new meld when slot is
+    None), no Fi."""
     seat = g["to_move"]
     p = seat % 2
-    h = g["hand"][seat][:]
-    h[t] -= 1
-    melds = [m[:] for m in g["melds"][p]]
-    size = g["size"][p][:]
-    owner = g["owner"][p][:]
-    count = g["count"][:]
+    after = dict(g, count=g["count"][:], melds=[[m[:] for m in pm] for pm in g["melds"]])
+    after.update({k: [x[:] for x in g[k]] for k in ("hand", "size", "owner")})
+    after["hand"][seat][t] -= 1
     if slot is None:
-        slot = count[p]
-        owner[slot] = seat
-        count[p] += 1
-    melds[slot][t] += 1
-    size[slot] += 1
-    after = dict(g)
-    after["hand"] = [hh if i != seat else h for i, hh in enumerate(g["hand"])]
-    after["melds"] = [mm if i != p else melds for i, mm in enumerate(g["melds"])]
-    after["size"] = [ss if i != p else size for i, ss in enumerate(g["size"])]
-    after["owner"] = [oo if i != p else owner for i, oo in enumerate(g["owner"])]
-    after["count"] = count
+        slot = after["count"][p]
+        after["owner"][p][slot] = seat
+        after["count"][p] += 1
+    after["melds"][p][slot][t] += 1
+    after["size"][p][slot] += 1
     return after
 
 
@@ -410,11 +371,6 @@ def legal_set(g: Game) -> set[int]:
                 continue
             out.add(AT.discard_action(t))
     return out
-
-
-def legal_actions(s: Any, b: int, max_turns: int = 400) -> set[int]:
-    """The legal action ids of game ``b`` of a TurkishState."""
-    return legal_set(read_game(s, b, max_turns))
 
 
 # --- playing an action -------------------------------------------------------------------
@@ -493,18 +449,14 @@ def apply(g0: Game, a: int, events: Counter | None = None) -> Game:
     g = copy.deepcopy(g0)
     seat = g["to_move"]
     p = seat % 2
-    if a == AT.DRAW:  # T4.1a
-        g["hand"][seat][g["stock"].pop()] += 1
-        g["phase"] = PHASE_MELD
-        _checkpoint(g)
-        events["draw"] += 1
-    elif a == AT.TAKE_PILE:  # T4.1a: the whole pile
-        for t in g["pile"]:
+    if a in (AT.DRAW, AT.TAKE_PILE):  # T4.1a: the stock's top card or the whole pile
+        for t in [g["stock"].pop()] if a == AT.DRAW else g["pile"]:
             g["hand"][seat][t] += 1
-        g["pile"] = []
+        if a == AT.TAKE_PILE:
+            g["pile"] = []
         g["phase"] = PHASE_MELD
         _checkpoint(g)
-        events["take_pile"] += 1
+        events["draw" if a == AT.DRAW else "take_pile"] += 1
     elif a == AT.WITHDRAW:  # T9.6
         g["hand"][seat] = g["cp_hand"][:]
         g["melds"][p] = [m[:] for m in g["cp_melds"]]
@@ -516,24 +468,11 @@ def apply(g0: Game, a: int, events: Counter | None = None) -> Game:
         g["changed"] = 0
         g["phase"] = PHASE_DISCARD
         events["withdraw"] += 1
-    elif AT.NEW0 <= a < AT.ADD0:
-        t = AT.NEW_TYPES[a - AT.NEW0]
-        k = g["count"][p]
-        g["hand"][seat][t] -= 1
-        g["melds"][p][k][t] += 1
-        g["owner"][p][k] = seat
-        g["size"][p][k] = 1
-        g["count"][p] += 1
-        events["new"] += 1
-        _laid(g, events)
-    elif AT.ADD0 <= a < AT.DISCARD0:
-        k, t = divmod(a - AT.ADD0, NT)
-        g["hand"][seat][t] -= 1
-        g["melds"][p][k][t] += 1
-        g["size"][p][k] += 1
-        events["add"] += 1
-        if g["owner"][p][k] != seat:
-            events["add_to_partner"] += 1
+    elif a < AT.DISCARD0:  # new_<card> (a new meld) or add_<card>_to_m<k>
+        k, t = (None, AT.NEW_TYPES[a - AT.NEW0]) if a < AT.ADD0 else divmod(a - AT.ADD0, NT)
+        events["new" if k is None else "add"] += 1
+        events["add_to_partner"] += k is not None and g["owner"][p][k] != seat
+        g = _lay(g, k, t)
         _laid(g, events)
     else:
         t = a - AT.DISCARD0
@@ -671,11 +610,8 @@ def candidate_melds(h: list[int], wild_ok: bool) -> list[list[int]]:
     out: list[list[int]] = []
     wilds = [t for t in range(NT) if h[t] and is_two_or_joker(t)]
     for st in range(4):
-        have = [False] * 15
-        for r in range(13):
-            if h[r * 4 + st]:
-                have[r + 1] = True
-        have[14] = have[1]
+        have = [False] + [bool(h[r * 4 + st]) for r in range(13)]  # positions 1..13, ace low
+        have.append(have[1])  # 14: the ace high
         p = 1
         while p <= 14:
             if have[p]:
@@ -705,10 +641,7 @@ def candidate_melds(h: list[int], wild_ok: bool) -> list[list[int]]:
 
 
 def _counts(cards: list[int]) -> list[int]:
-    c = [0] * NT
-    for t in cards:
-        c[t] += 1
-    return c
+    return [cards.count(t) for t in range(NT)]
 
 
 def _meld_actions(g: Game, melds: list[list[int]]) -> list[int]:
@@ -738,22 +671,15 @@ def plan_opening(g: Game) -> list[int]:
     value = 0
     has_run = False
     while True:
-        cands = [
-            m for m in candidate_melds(h, wild_ok=forced or high or has_run)
-            if len(m) <= budget
-        ]  # fmt: skip
+        melds = candidate_melds(h, wild_ok=forced or high or has_run)
+        cands = [(meld_reading(_counts(m)), m) for m in melds if len(m) <= budget]
         if forced:
-            cands = [m for m in cands if len(m) >= CANASTA]
+            cands = [(r, m) for r, m in cands if len(m) >= CANASTA]
         elif not has_run:
-            cands = [
-                m
-                for m in cands
-                if meld_reading(_counts(m)).family == "run" and meld_reading(_counts(m)).wilds == 0
-            ]
+            cands = [(r, m) for r, m in cands if r.family == "run" and r.wilds == 0]
         if not cands:
             return []
-        m = max(cands, key=lambda m: meld_reading(_counts(m)).value)
-        r = meld_reading(_counts(m))
+        r, m = max(cands, key=lambda rm: rm[0].value)
         chosen.append(m)
         budget -= len(m)
         for t in m:
@@ -858,12 +784,6 @@ def choose(
 
 
 # --- driving the engine ----------------------------------------------------------------------
-EVENTS = (
-    "opening", "layoff", "add_to_partner", "fi_by_melding", "fi_by_discard", "forced_set",
-    "forced_made", "forced_failed", "half", "whole", "full", "out", "exhausted", "turn_limit",
-    "withdraw", "take_pile", "opening_900", "unused_fi_at_end", "meld_phase_hand_1",
-    "meld_phase_hand_2", "meld_phase_hand_2_no_fi", "meld_phase_hand_1_no_fi",
-)  # fmt: skip
 TOTAL_CHOICES = (0, 0, 0, 450, 880, 900, 900, 1500, 3000)
 
 
@@ -974,31 +894,59 @@ def _deal_problems(g: Game) -> list[str]:
     return out
 
 
+def _engine(batch: int, max_turns: int) -> tuple[Any, Any, Any, Any, Any]:
+    """The engine kernels the comparisons drive, their config and a state of ``batch`` games."""
+    from kanaszta_env.games.turkish.kernels import deal, game, legal
+    from kanaszta_env.games.turkish.kernels.state import new_turkish_state
+    from kanaszta_env.rules import Rules
+
+    return deal, game, legal, Rules(variant="tr", max_turns=max_turns).to_config(), new_turkish_state(batch)
+
+
+def _engine_mask(legal: Any, s: Any, cfg: Any, b: int, row: np.ndarray) -> set[int]:
+    """The engine's legal action ids of game ``b`` (``row`` is the scratch mask)."""
+    row[:] = False
+    legal.legal_row(s, cfg, b, row)
+    return set(np.flatnonzero(row).tolist())
+
+
+def _mask_text(g: Game, engine: set[int], mine: set[int]) -> str:
+    return (
+        f"{describe(g)}\n  engine only: {action_names(engine - mine)}\n"
+        f"  checker only: {action_names(mine - engine)}"
+    )
+
+
+def _state_text(a: int, g: Game, pred: Game, got: Game, diff: list[str]) -> str:
+    values = "".join(
+        f"\n  {k}: checker {pred[k]} engine {got[k]}"
+        for k in diff
+        if k in pred and k not in ("melds", "cp_melds")
+    )
+    return (
+        f"after {AT.action_name(a)} from\n{describe(g)}\n  fields differ: {diff}{values}\n"
+        f"engine state after:\n{describe(got)}"
+    )
+
+
 def compare_random_games(
     states: int,
     seed: int = 0,
     batch: int = 8,
     max_turns: int = 400,
     keep: int = 3,
-    progress: Any = None,
     seeded: float = 0.25,
 ) -> dict[str, Any]:
     """Play seeded random games on the engine kernels and compare, at every state, the
     engine's mask with :func:`legal_set`, after every action the engine's state with
     :func:`apply`, and at every hand's end ``hand_scores`` with :func:`pair_scores`."""
-    from kanaszta_env.games.turkish.kernels import deal, game, legal
-    from kanaszta_env.games.turkish.kernels.state import new_turkish_state
-    from kanaszta_env.rules import Rules
-
-    cfg = Rules(variant="tr", max_turns=max_turns).to_config()
-    s = new_turkish_state(batch)
+    deal, game, legal, cfg, s = _engine(batch, max_turns)
     rng = np.random.default_rng(seed)
     row = np.zeros(AT.NUM_ACTIONS, dtype=np.bool_)
     rewards = np.zeros((batch, SEATS), dtype=np.float64)
     stats: dict[str, Any] = {
-        "checked": 0, "actions": 0, "hands": 0, "mask_mismatches": 0, "state_mismatches": 0,
-        "score_mismatches": 0, "deal_mismatches": 0, "over_masks_nonempty": 0,
-        "over_masks_by_end": Counter(), "examples": [], "events": Counter(),
+        "checked": 0, "mask_mismatches": 0, "state_mismatches": 0, "score_mismatches": 0,
+        "deal_mismatches": 0, "examples": [], "events": Counter(),
     }  # fmt: skip
     events: Counter = stats["events"]
     biases: list[dict[str, float]] = [{} for _ in range(batch)]
@@ -1039,31 +987,21 @@ def compare_random_games(
         bad = _deal_problems(g)
         if bad:
             note("deal_mismatches", b, f"deal: {bad}\n{describe(g)}")
-        stats["hands"] += 1
 
     for b in range(batch):
         new_hand(b)
     while stats["checked"] < states:
         for b in range(batch):
             g = read_game(s, b, max_turns)
-            row[:] = False
-            legal.legal_row(s, cfg, b, row)
-            engine = set(np.flatnonzero(row).tolist())
+            engine = _engine_mask(legal, s, cfg, b, row)
             mine = legal_set(g)
             stats["checked"] += 1
-            if progress is not None:
-                progress.update(1)
             if g["phase"] == PHASE_MELD:
                 n_hand = sum(g["hand"][g["to_move"]])
                 if n_hand <= 2:
                     events[f"meld_phase_hand_{n_hand}" + ("" if fi_left(g) else "_no_fi")] += 1
             if engine != mine:
-                note(
-                    "mask_mismatches",
-                    b,
-                    f"{describe(g)}\n  engine only: {action_names(engine - mine)}\n"
-                    f"  checker only: {action_names(mine - engine)}",
-                )
+                note("mask_mismatches", b, _mask_text(g, engine, mine))
             if not engine:
                 note("mask_mismatches", b, f"no legal action\n{describe(g)}")
                 new_hand(b)
@@ -1074,41 +1012,25 @@ def compare_random_games(
             rewards[:] = 0.0
             game.apply_action(s, cfg, b, a, rewards)
             history[b].append(AT.action_name(a))
-            stats["actions"] += 1
             got = read_game(s, b, max_turns)
             diff = differences(pred, got)
             if diff:
-                note(
-                    "state_mismatches",
-                    b,
-                    f"after {AT.action_name(a)} from\n{describe(g)}\n  fields differ: {diff}\n"
-                    + "\n".join(
-                        f"  {k}: checker {pred[k]} engine {got[k]}"
-                        for k in diff
-                        if k not in ("melds", "cp_melds")
-                    )
-                    + f"\nengine state after:\n{describe(got)}",
-                )
+                note("state_mismatches", b, _state_text(a, g, pred, got, diff))
             if ev["opening"] and g["totals"][g["to_move"]] >= 900:
                 ev["opening_900"] += 1
-            if got["phase"] == PHASE_OVER:
-                try:
-                    sc = pair_scores(got)
-                except ValueError as err:
-                    note(
-                        "score_mismatches",
-                        b,
-                        f"after {AT.action_name(a)}: {err}\nfrom\n{describe(g)}\nto\n{describe(got)}",
-                    )
-                    events.update(ev)
-                    new_hand(b)
-                    continue
-                if unused_fi_holders(got):
-                    ev["unused_fi_at_end"] += 1
-                if got["end_reason"] == END_OUT and any(
+            if got["phase"] != PHASE_OVER:
+                events.update(ev)
+                continue
+            try:
+                sc = pair_scores(got)
+            except ValueError as err:
+                sc = None
+                note("score_mismatches", b, f"after {AT.action_name(a)}: {err}\nfrom\n{describe(g)}")
+            if sc is not None:
+                ev["unused_fi_at_end"] += bool(unused_fi_holders(got))
+                ev["forced_failed"] += got["end_reason"] == END_OUT and any(
                     got["forced"][q] == FORCED_OWED and got["out_player"] % 2 != q for q in range(2)
-                ):
-                    ev["forced_failed"] += 1
+                )
                 engine_sc = s.hand_scores[b].tolist()
                 want_rw = [sc[q % 2] - sc[1 - q % 2] for q in range(SEATS)]
                 if engine_sc != [sc[0], sc[1], sc[0], sc[1]] or rewards[b].tolist() != want_rw:
@@ -1120,20 +1042,10 @@ def compare_random_games(
                         f"{describe(got)}",
                     )
             events.update(ev)
-            if got["phase"] == PHASE_OVER:
-                # design-turkish.md "Phases": no legal action once the episode is over
-                row[:] = False
-                n_legal = legal.legal_row(s, cfg, b, row)
-                if row.any() or n_legal:
-                    stats["over_masks_nonempty"] += 1
-                    stats["over_masks_by_end"][got["end_reason"]] += 1
-                    if stats["over_masks_nonempty"] == 1:
-                        stats["examples"].append(
-                            f"[over_mask] game seed {seeds[b]}: legal_row returned {n_legal} and "
-                            f"{action_names(set(np.flatnonzero(row).tolist()))[:12]}... at phase over "
-                            f"(end reason {got['end_reason']}), actions: {' '.join(history[b][-10:])}"
-                        )
-                new_hand(b)
+            over = _engine_mask(legal, s, cfg, b, row)  # design-turkish.md "Phases": none at the end
+            if over:
+                note("mask_mismatches", b, f"at phase over (end {got['end_reason']}): {action_names(over)}")
+            new_hand(b)
     return stats
 
 
@@ -1178,12 +1090,7 @@ def compare_crafted_melds(states: int, seed: int = 0, keep: int = 3) -> dict[str
     analysis (T5-T7), the add mask, melding completeness (T9.1, T12.2) and the hand-size
     rules that random play reaches rarely. Card conservation is not kept: the mask does
     not depend on it."""
-    from kanaszta_env.games.turkish.kernels import deal, game, legal
-    from kanaszta_env.games.turkish.kernels.state import new_turkish_state
-    from kanaszta_env.rules import Rules
-
-    cfg = Rules(variant="tr").to_config()
-    s = new_turkish_state(1)
+    deal, game, legal, cfg, s = _engine(1, 400)
     rng = np.random.default_rng(seed)
     row = np.zeros(AT.NUM_ACTIONS, dtype=np.bool_)
     rewards = np.zeros((1, SEATS), dtype=np.float64)
@@ -1247,9 +1154,7 @@ def compare_crafted_melds(states: int, seed: int = 0, keep: int = 3) -> dict[str
         t0 = int(rng.choice(TOTAL_CHOICES))
         s.totals[0] = (t0, t0, t0, t0)
         g = read_game(s, 0, 400)
-        row[:] = False
-        legal.legal_row(s, cfg, 0, row)
-        engine = set(np.flatnonzero(row).tolist())
+        engine = _engine_mask(legal, s, cfg, 0, row)
         mine = legal_set(g)
         stats["checked"] += 1
         ev = stats["events"]
@@ -1258,10 +1163,7 @@ def compare_crafted_melds(states: int, seed: int = 0, keep: int = 3) -> dict[str
         if engine != mine:
             stats["mask_mismatches"] += 1
             if len(stats["examples"]) < keep:
-                stats["examples"].append(
-                    f"{describe(g)}\n  engine only: {action_names(engine - mine)}\n"
-                    f"  checker only: {action_names(mine - engine)}"
-                )
+                stats["examples"].append(_mask_text(g, engine, mine))
         # then one action, preferring the ones that empty the hand or end the turn
         acts = sorted(engine)
         if not acts:
@@ -1286,8 +1188,5 @@ def compare_crafted_melds(states: int, seed: int = 0, keep: int = 3) -> dict[str
         if diff:
             stats["state_mismatches"] += 1
             if len(stats["examples"]) < keep:
-                stats["examples"].append(
-                    f"after {AT.action_name(a)} from\n{describe(g)}\n  fields differ: {diff}\n"
-                    f"engine state after:\n{describe(got)}"
-                )
+                stats["examples"].append(_state_text(a, g, pred, got, diff))
     return stats

@@ -3,13 +3,35 @@
 from __future__ import annotations
 
 import numpy as np
+from checker_classic import legal_actions, position_of
 
 from kanaszta_env import GameBatch, Rules
 from kanaszta_env.cards import parse_cards
 from kanaszta_env.games.classic.actions import ACTION_NAMES, action_from_name
-from kanaszta_env.games.classic.scoring import _melds
 
 PHASES = {"draw": 1, "meld": 2, "discard": 3, "pickup": 4, "answer": 6}
+_CLEARED = ("hand", "known", "groups", "red_threes", "opened", "changed", "took_pile", "pile_locked", "asked")
+RANKS = ("A", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+
+
+def melds_array(melds: list[list[str]]) -> np.ndarray:
+    """A side's melds as (13, 9) counts, incomplete ones too (cards laid in this turn):
+    naturals by suit, 2S 2H 2D 2C, joker; a meld of wilds only is sk's wild meld (11), of
+    black threes pl's black-three meld (12)."""
+    grp = np.zeros((13, 9), dtype=np.int8)
+    for cards in melds:
+        natural = [c for c in cards if c != "JK" and c[:-1] in RANKS]
+        g = RANKS.index(natural[0][:-1]) if natural else 11
+        if all(c in ("3S", "3C") for c in cards):
+            g = 12
+        for c in cards:
+            if c == "JK":
+                grp[g, 8] += 1
+            elif c.startswith("2"):
+                grp[g, 4 + "SHDC".index(c[-1])] += 1
+            else:  # a natural by its suit, a black three 3S in slot 0 and 3C in slot 3
+                grp[g, "SHDC".index(c[-1])] += 1
+    return grp
 
 
 def table(
@@ -28,22 +50,22 @@ def table(
     **rule_keys,
 ) -> GameBatch:
     """A one-game batch of classic canasta set to the given position (card conservation
-    is not kept: these positions test single rules). ``stock`` lists the top card first.
-    ``adopt=False`` leaves the caller to write more of the state and call ``adopt()``."""
+    is not kept: these positions test single rules; melds may be incomplete, as if laid in
+    this turn). ``stock`` lists the top card first. ``adopt=False`` leaves the caller to
+    write more of the state and call ``adopt()``."""
     rules = Rules(variant=variant, num_players=players, **rule_keys)
     games = GameBatch(rules, batch_size=1)
     games.reset(seed=0)
     s = games.state
-    s.hand[0] = 0
-    s.known[0] = 0
-    s.groups[0] = 0
-    s.red_threes[0] = 0
-    s.opened[0] = 0
+    for name in _CLEARED:
+        getattr(s, name)[0] = 0
+    s.pickup_card[0] = -1
+    s.turn[0] = 5
     for seat, cards in hands.items():
         for t in parse_cards(cards):
             s.hand[0, seat, t] += 1
     for side, side_melds in (melds or {}).items():
-        s.groups[0, side] = _melds(rules, side_melds)
+        s.groups[0, side] = melds_array(side_melds)
     for side in opened:
         s.opened[0, side] = 1
     for side, n in (red_threes or {}).items():
@@ -62,20 +84,18 @@ def table(
     s.start_groups[0] = s.groups[0, side]
     s.cp_hand[0] = s.hand[0, to_move]
     s.cp_groups[0] = s.groups[0, side]
-    s.changed[0] = 0
-    s.took_pile[0] = 0
-    s.pickup_card[0] = -1
-    s.pile_locked[0] = 0
-    s.asked[0] = 0
-    s.turn[0] = 5
     if adopt:
         games.adopt()
     return games
 
 
 def legal(games: GameBatch) -> set[str]:
-    """Names of the legal actions of game 0."""
-    return {ACTION_NAMES[a] for a in np.flatnonzero(games.legal_mask()[0])}
+    """Names of the legal actions of game 0, asserted equal to the independent checker's
+    (tests/checker_classic.py)."""
+    engine = {ACTION_NAMES[a] for a in np.flatnonzero(games.legal_mask()[0])}
+    checker = legal_actions(position_of(games, 0), games.rules)
+    assert engine == checker, f"engine only {sorted(engine - checker)}, checker {sorted(checker - engine)}"
+    return engine
 
 
 def play(games: GameBatch, *names: str) -> None:

@@ -9,7 +9,8 @@ one unless the test puts it there (``stock_top``).
 
 The game is then played with action names (docs/actions.md) through the public
 API only: :func:`kanaszta_env.position.load`, ``GameBatch.step`` /
-``legal_names`` and :func:`kanaszta_env.position.dump`.
+``legal_names`` and :func:`kanaszta_env.position.dump`; :func:`legal` also asserts
+that the legal names are the independent checker's (tests/checker.py).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
+from checker import Checker, position_of
 
 from kanaszta_env import action_from_name, position as pos
 from kanaszta_env.cards import TYPE_COPIES, TYPE_NAMES
@@ -176,8 +178,11 @@ def play(games: GameBatch, *names: str) -> StepResult:
 
 
 def legal(games: GameBatch) -> set[str]:
-    """The legal action names of the game."""
-    return set(games.legal_names(0))
+    """The legal action names of the game, asserted equal to the independent checker's."""
+    names = set(games.legal_names(0))
+    expected = Checker(games.rules).legal_actions(position_of(games.state, 0))
+    assert names == expected, f"engine only {sorted(names - expected)}, checker {sorted(expected - names)}"
+    return names
 
 
 def discards(games: GameBatch) -> set[str]:

@@ -82,13 +82,12 @@ def test_c11_opening_minimum_pl_examples():
     assert "withdraw" in legal(low)
 
 
-def test_c11_1_pl_opening_opens_the_table_for_both_sides():
-    games = table(hands={0: ["KS", "KH", "KD", "AS", "AH", "2C", "7D", "8D"], 1: ["5S"] * 5}, phase="meld")
+@pytest.mark.parametrize(("variant", "opened"), [("pl", [1, 1]), ("sk", [1, 0])])
+def test_c11_1_pl_opening_opens_the_table_for_both_sides_sk_one_side(variant, opened):
+    hands = {0: ["KS", "KH", "KD", "AS", "AH", "2C", "7D", "8D"], 1: ["5S"] * 5}
+    games = table(variant, hands=hands, phase="meld")
     play(games, "meld_K", "meld_K", "meld_K", "meld_A", "meld_A", "meld_2_to_A", "discard_7")
-    assert games.state.opened[0, :2].tolist() == [1, 1]
-    sk = table("sk", hands={0: ["KS", "KH", "KD", "AS", "AH", "2C", "7D", "8D"], 1: ["5S"] * 5}, phase="meld")
-    play(sk, "meld_K", "meld_K", "meld_K", "meld_A", "meld_A", "meld_2_to_A", "discard_7")
-    assert sk.state.opened[0, :2].tolist() == [1, 0]
+    assert games.state.opened[0, :2].tolist() == opened
 
 
 def test_c5_2_wild_limit_three_and_no_more_than_naturals():
@@ -164,25 +163,32 @@ def test_c12_5_pl_partner_question_binds_the_asker():
     assert "ask" not in legal(sk)
 
 
-def test_c10_2_pl_black_three_meld_only_when_going_out():
-    games = table(hands={0: ["3S", "3S", "3C", "4D"]}, melds={0: [KINGS]}, opened=(0, 1), phase="meld")
-    assert "meld_black_three" in legal(games)
-    many = table(hands={0: ["3S", "3S", "3C", "4D", "5D"]}, melds={0: [KINGS]}, opened=(0, 1), phase="meld")
-    assert "meld_black_three" not in legal(many)
-    sk = table("sk", hands={0: ["3S", "3S", "3C", "4D"]}, melds={0: [KINGS]}, opened=(0, 1), phase="meld")
-    assert "meld_black_three" not in legal(sk)
+@pytest.mark.parametrize(
+    ("variant", "hand", "ok"),
+    [
+        ("pl", ["3S", "3S", "3C", "4D"], True),
+        ("pl", ["3S", "3S", "3C", "4D", "5D"], False),  # two other cards would stay
+        ("pl", ["3S", "3C", "5C"], False),  # two threes only
+        ("sk", ["3S", "3S", "3C", "4D"], False),
+    ],
+)
+def test_c10_2_pl_black_three_meld_only_when_going_out(variant, hand, ok):
+    games = table(variant, hands={0: hand}, melds={0: [KINGS]}, opened=(0, 1), phase="meld")
+    assert ("meld_black_three" in legal(games)) is ok
 
 
-def test_c4_2_drawn_red_three_pl_not_replaced_sk_replaced():
-    pl = table("pl", hands={0: ["9C", "4S", "5S"]}, stock=["3H", "8C", "8D"])
-    play(pl, "draw")
-    assert pl.state.red_threes[0, 0] == 1 and pl.state.hand[0, 0].sum() == 3
-    sk = table("sk", hands={0: ["9C", "4S", "5S"]}, stock=["3H", "8C", "8D"])
-    play(sk, "draw")
-    assert sk.state.red_threes[0, 0] == 1 and sk.state.hand[0, 0].sum() == 4
-    alone = table("pl", hands={0: ["9C"]}, stock=["3D", "8C", "8D"])  # one card, no canasta: replaced [D]
-    play(alone, "draw")
-    assert alone.state.hand[0, 0].sum() == 2
+@pytest.mark.parametrize(
+    ("variant", "hand", "three", "after"),
+    [
+        ("pl", ["9C", "4S", "5S"], "3H", 3),  # not replaced
+        ("sk", ["9C", "4S", "5S"], "3H", 4),  # replaced
+        ("pl", ["9C"], "3D", 2),  # one card, no canasta: replaced [D]
+    ],
+)
+def test_c4_2_drawn_red_three_pl_not_replaced_sk_replaced(variant, hand, three, after):
+    games = table(variant, hands={0: hand}, stock=[three, "8C", "8D"])
+    play(games, "draw")
+    assert games.state.red_threes[0, 0] == 1 and games.state.hand[0, 0].sum() == after
 
 
 def test_c4_5_empty_stock_take_the_pile_or_the_hand_ends():

@@ -18,11 +18,16 @@ def _states_equal(a, b, rows) -> bool:
     return all(np.array_equal(x[rows], y[rows]) for x, y in zip(a, b, strict=True))
 
 
-def _first_legal(obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    return mask.argmax(axis=1)
+class _FirstLegal:
+    """A player that takes the first legal action: as a seat (called) or an agent (``act``)."""
+
+    def act(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        return np.asarray(mask).argmax(axis=1)
+
+    __call__ = act
 
 
-@pytest.mark.parametrize("opponent", ["random", _first_legal], ids=["compiled", "python"])
+@pytest.mark.parametrize("opponent", ["random", _FirstLegal()], ids=["compiled", "python"])
 def test_step_where_moves_only_the_chosen_games(opponent) -> None:
     games = GameBatch(Rules(), 8, seats=["external", opponent])
     games.reset(seed=11)
@@ -167,11 +172,6 @@ def _study():
     module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
     spec.loader.exec_module(module)  # type: ignore[union-attr]
     return module
-
-
-class _FirstLegal:
-    def act(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        return np.asarray(mask).argmax(axis=1)
 
 
 def test_horizon_study_evaluates_each_layer_on_the_same_deals_and_plots(tmp_path) -> None:

@@ -186,27 +186,25 @@ def test_r5_4_draw_with_stock_and_pile_empty_ends_the_hand_as_exhausted(variant:
 
 
 # --- R6 twins --------------------------------------------------------------------------------
+TWINS = [("8D", "8D", 1), ("3S", "3S", 1), ("2H", "2H", 1)]  # rank and suit, black threes and 2s too
+NO_TWINS = [("JK", "JK", 0), ("8D", "8H", 0), ("2S", "2C", 0), ("3S", "3C", 0)]  # jokers, another suit
+
+
 @pytest.mark.parametrize("num_players", [2, 3, 4])
-@pytest.mark.parametrize("card", ["8D", "3S", "2H"])
-def test_r6_twin_on_the_previous_seats_identical_discard(num_players: int, card: str) -> None:
+@pytest.mark.parametrize(("top", "card", "twins"), TWINS + NO_TWINS)
+def test_r6_twin_on_the_previous_seats_identical_discard(
+    num_players: int, top: str, card: str, twins: int
+) -> None:
     """R6.1-R6.2: the same card (rank and suit, black threes and 2s included) as
-    the previous seat's discard is a twin."""
+    the previous seat's discard is a twin; jokers never make twins."""
     mover = num_players - 1
     hands = [["5S", "9D", "JC"], ["6S", "10D", "JH"], ["7S", "4H", "KC"]]
     players = [seat(hands[q]) for q in range(num_players - 1)]
     players.append(seat([card, "7C", "QH"]))
-    games = load(position(players, discard=["4C", card], stock_top=["5C"], to_move=mover))
+    games = load(position(players, discard=["4C", top], stock_top=["5C"], to_move=mover))
     play(games, "draw", f"discard_{card}")
-    assert player(games, mover)["twins"] == 1
-    assert dump(games)["discard"][-2:] == [card, card]
-
-
-@pytest.mark.parametrize(("top", "card"), [("JK", "JK"), ("8D", "8H"), ("2S", "2C"), ("3S", "3C")])
-def test_r6_2_no_twin_for_jokers_or_another_suit(top: str, card: str) -> None:
-    """R6.2: jokers never make twins; a twin needs rank and suit."""
-    games = load(position([seat(["5S", "9D"]), seat([card, "7C", "QH"])], discard=["4C", top]))
-    play(games, "draw", f"discard_{card}")
-    assert player(games, 1)["twins"] == 0
+    assert player(games, mover)["twins"] == twins
+    assert dump(games)["discard"][-2:] == [top, card]
 
 
 def test_r6_3_no_twin_after_a_pickup_with_an_older_discard_on_top() -> None:
@@ -363,6 +361,15 @@ def test_r8_2_unopened_player_needs_the_opening_from_hand_and_top_card(
     assert ("take_pile" in legal(games)) is allowed
 
 
+@pytest.mark.parametrize(("minimum", "allowed"), [(90, True), (120, False)])
+def test_r8_2_the_best_opening_from_hand_counts(minimum: int, allowed: bool) -> None:
+    """R8.2, R12.3: with a joker and three aces the best opening is AS AS AD JK + the
+    5s + the 6s = 80 + 15 + 15."""
+    hand = ["5S", "5S", "6H", "6H", "6D", "9C", "JK", "AS", "AS", "AD"]
+    doc = position([seat(["4S", "9D"]), seat(hand)], discard=["KC", "5D"], opening_minimum=minimum)
+    assert ("take_pile" in legal(load(doc))) is allowed
+
+
 def test_r8_3_obligatory_meld_then_the_rest_of_the_pile_joins_the_hand() -> None:
     """R8.3-R8.4: take the top card, meld it with two hand cards (nothing else is
     possible meanwhile), then the rest of the pile joins the hand, known to all;
@@ -385,6 +392,17 @@ def test_r8_3_obligatory_meld_then_the_rest_of_the_pile_joins_the_hand() -> None
     assert ["KS", "KH", "KD"] in p1["groups"]
     assert state["turn_state"]["pickup"]["size"] == 4
     assert "withdraw" not in legal(games)  # nothing laid since the obligatory meld
+
+
+def test_r8_3_pickup_may_meld_the_whole_hand_when_the_pile_refills_it() -> None:
+    """R8.1-R8.3 with R14.2: two hand kings and the top king are the whole hand; the
+    rest of the pile joins it afterwards, so a card is left to discard."""
+    mover = seat(["KS", "KH"], [["8S", "8H", "8D"]])
+    games = load(position([seat(["5S", "9D"]), mover], discard=["5C", "9D", "KD"]))
+    play(games, "take_pile", "meld_KD", "meld_KS", "meld_KH")
+    assert player(games, 1)["hand"] == cards(["5C", "9D"]) and "discard_5C" in legal(games)
+    alone = load(position([seat(["5S", "9D"]), mover], discard=["KD"]))
+    assert "take_pile" not in legal(alone)  # nothing would be left to discard
 
 
 def test_r8_3_the_obligatory_meld_cannot_be_withdrawn() -> None:

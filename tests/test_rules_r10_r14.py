@@ -181,25 +181,7 @@ def test_r12_opening_minimum(
 def test_r12_3_wilds_count_as_the_rank_they_stand_for(minimum: int, actions: list[str], ok: bool) -> None:
     """R12.3: a wild counts as the natural it stands for; every card of a wilds-only
     group counts 20, jokers included."""
-    hand = [
-        "AS",
-        "AD",
-        "2C",
-        "4S",
-        "4H",
-        "4D",
-        "5S",
-        "5H",
-        "5D",
-        "KS",
-        "KH",
-        "KD",
-        "JK",
-        "JK",
-        "JK",
-        "9C",
-        "4C",
-    ]
+    hand = ["AS", "AD", "2C", "4S", "4H", "4D", "5S", "5H", "5D", "KS", "KH", "KD", *["JK"] * 3, "9C", "4C"]
     games = melding(hand, opening_minimum=minimum)
     play(games, *actions)
     assert bool(discards(games)) is ok
@@ -225,16 +207,19 @@ def test_r12_2_score_dependent_opening_schedule(schedule: object, total: int, ok
     assert discards(games) == {"9C", "4D"}
 
 
-def test_r12_4_going_out_in_the_opening_turn_waives_the_minimum() -> None:
+@pytest.mark.parametrize("minimum", [50, 120])
+def test_r12_4_going_out_in_the_opening_turn_waives_the_minimum(minimum: int) -> None:
     """R12.4, R16.2: a red canasta of fives is worth 35, yet going out with it in
     the opening turn is allowed (from hand: 100 + 100); keeping two cards is not."""
     fives = ["5S", "5S", "5H", "5H", "5D", "5D", "5C"]
-    games = melding([*fives, "9C"])
-    play(games, *(f"meld_{c}" for c in fives))
+    games = melding([*fives, "9C"], opening_minimum=minimum)
+    play(games, *(f"meld_{c}" for c in fives[:-1]))
+    assert not discards(games)  # six fives: no canasta, 30 points
+    play(games, "meld_5C")
     assert discards(games) == {"9C"}
     play(games, "discard_9C")
     assert player(games, 1)["hand_score"] == 400 + 200 + 35
-    games = melding([*fives, "9C", "4D"])
+    games = melding([*fives, "9C", "4D"], opening_minimum=minimum)
     play(games, *(f"meld_{c}" for c in fives))
     assert not discards(games)
 
@@ -345,6 +330,17 @@ def test_r13_3_no_wild_is_swapped_into_a_black_canasta(actions: list[str]) -> No
     assert not can_finish_with(games, *actions)
 
 
+def test_r13_3_pickup_turns_a_black_canasta_gold() -> None:
+    """R13.3, R8 [D]: an opened player takes a king onto a black canasta of five kings
+    and two 2s: with two hand kings it turns gold and the 2s move to the eights."""
+    groups = [["KS", "KH", "KD", "KC", "KS", "2C", "2D"], ["8S", "8H", "8D", "8C"]]
+    one = load(position([OPPONENT, seat(["KH", "9S", "9S", "4D"], groups)], discard=["QS", "KD"]))
+    assert "take_pile" not in legal(one)
+    games = load(position([OPPONENT, seat(["KH", "KC", "9S", "9S", "4D"], groups)], discard=["QS", "KD"]))
+    play(games, "take_pile")
+    assert legal(games) == {"meld_KD", "meld_KC", "meld_KH", "lift_small_from_K"}
+
+
 @pytest.mark.parametrize(
     "wilds", [["JK", "JK", "JK", "JK", "2S", "2H", "2D"], ["2S", "2S", "2H", "2H", "2D", "2D", "2C"]]
 )
@@ -369,6 +365,7 @@ def test_r13_3_red_canasta_takes_no_wild_and_gold_takes_nothing() -> None:
     games = melding(["QC", "2C", "9C", "4D"], [red, gold, ["5S", "5H", "5D"]])
     play(games, "meld_QC")
     assert group_of(games, 1, "Q") == cards([*red, "QC"])
+    assert "discard_9C" in legal(games) and "meld_2C_to_Q" not in legal(games)
 
 
 # --- R14 going out ----------------------------------------------------------------------------

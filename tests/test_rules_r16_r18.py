@@ -185,11 +185,16 @@ def going_out(num_players: int, totals: list[int], starter: int = 0, **extra: ob
     return load(position(players, phase="meld", starter=starter, to_move=mover, **extra))
 
 
-def test_r18_hand_episode_ends_after_one_hand() -> None:
-    """R19.1: episode 'hand' stops after the hand, whatever the totals."""
-    games = going_out(2, [0, 0])
+@pytest.mark.parametrize(
+    ("extra", "truncated"), [({}, False), ({"episode": "game", "max_hands": 3, "hand_number": 2}, True)]
+)
+def test_r19_1_hand_episode_ends_after_one_hand_a_game_after_max_hands(extra: dict, truncated: bool) -> None:
+    """R19.1: episode 'hand' stops after the hand, whatever the totals; a game that
+    reaches its hand limit below the target is truncated."""
+    games = going_out(2, [0, 0], **extra)
     result = play(games, "discard_KC")
-    assert result.terminated[0] and dump(games)["phase"] == "over" and legal(games) == set()
+    assert (bool(result.terminated[0]), bool(result.truncated[0])) == (not truncated, truncated)
+    assert dump(games)["phase"] == "over" and legal(games) == set()
 
 
 @pytest.mark.parametrize(("num_players", "starter"), [(2, 0), (3, 2), (4, 1)])
@@ -227,13 +232,6 @@ def test_r18_game_ends_when_a_total_reaches_the_target(totals: list[int], target
     assert bool(result.terminated[0]) is ends and not result.truncated[0]
     assert state["phase"] == ("over" if ends else "cut")
     assert [p["total"] for p in state["players"]] == [totals[0] - 15, totals[1] + (50 if totals[1] else 535)]
-
-
-def test_r19_game_truncated_after_max_hands() -> None:
-    """R19.1: a game that reaches its hand limit below the target is truncated."""
-    games = going_out(2, [0, 0], episode="game", max_hands=3, hand_number=2)
-    result = play(games, "discard_KC")
-    assert result.truncated[0] and not result.terminated[0] and dump(games)["phase"] == "over"
 
 
 @pytest.mark.parametrize("num_players", [2, 3, 4])

@@ -5,6 +5,7 @@ end of the hand (T13)."""
 
 from __future__ import annotations
 
+import pytest
 from turkish_helpers import meld, play, table
 
 from kanaszta_env import position
@@ -29,29 +30,26 @@ def _opened_pair0(hand, extra_melds=(), **kw):
     return table([hand, *OTHERS], melds, opened=(True, False, False, False), **kw)
 
 
-def test_t8_2_kind_fixed_at_the_end_of_the_turn():
-    # 5-5-5-[2]; four more 5s in one turn: 8 cards, 7 naturals -> whole
-    games = _opened_pair0(["5C", "5C", "5S", "5H", "QD", "JC"], [meld(0, "5S", "5H", "5D", "2C")],
-                          phase="meld")  # fmt: skip
-    play(games, "add_5C_to_m1", "add_5C_to_m1", "add_5S_to_m1", "add_5H_to_m1")
+RUN = ["5H", "2C", "7H", "8H", "9H", "10H"]
+
+
+@pytest.mark.parametrize(
+    ("laid", "hand", "adds", "kind"),
+    [
+        # 5-5-5-[2]; four more 5s in one turn: 8 cards, 7 naturals -> whole
+        (["5S", "5H", "5D", "2C"], ["5C", "5C", "5S", "5H", "QD", "JC"], ["5C", "5C", "5S", "5H"], "whole"),
+        # the same cards one 5 per turn: 7 cards with 6 naturals -> half, and half it stays
+        (["5S", "5H", "5D", "5C", "5H", "2C"], ["5C", "5S", "QD", "JC"], ["5C"], "half"),
+        (RUN, ["6H", "4H", "QD", "JC"], ["6H", "4H"], "whole"),  # a run: two cards in one turn
+        (RUN, ["6H", "4H", "QD", "JC"], ["6H"], "half"),  # one card
+    ],
+)
+def test_t8_2_kind_fixed_at_the_end_of_the_turn(laid, hand, adds, kind):
+    games = _opened_pair0(hand, [meld(0, *laid)], phase="meld")
+    play(games, *(f"add_{c}_to_m1" for c in adds))
     assert position.dump(games)["pairs"][0]["melds"][1]["kind"] == "none"  # not until the turn ends
     play(games, "discard_QD")
-    assert position.dump(games)["pairs"][0]["melds"][1]["kind"] == "whole"
-    # the same cards one 5 per turn: 7 cards with 6 naturals -> half, and half it stays
-    games = _opened_pair0(["5C", "5S", "QD", "JC"], [meld(0, "5S", "5H", "5D", "5C", "5H", "2C")],
-                          phase="meld")  # fmt: skip
-    play(games, "add_5C_to_m1", "discard_QD")
-    assert position.dump(games)["pairs"][0]["melds"][1]["kind"] == "half"
-
-
-def test_t8_2_run_two_cards_in_one_turn_whole_one_card_half():
-    run = meld(0, "5H", "2C", "7H", "8H", "9H", "10H")
-    games = _opened_pair0(["6H", "4H", "QD", "JC"], [run], phase="meld")
-    play(games, "add_6H_to_m1", "add_4H_to_m1", "discard_QD")
-    assert position.dump(games)["pairs"][0]["melds"][1]["kind"] == "whole"
-    games = _opened_pair0(["6H", "4H", "QD", "JC"], [run], phase="meld")
-    play(games, "add_6H_to_m1", "discard_QD")
-    assert position.dump(games)["pairs"][0]["melds"][1]["kind"] == "half"
+    assert position.dump(games)["pairs"][0]["melds"][1]["kind"] == kind
 
 
 def test_t9_1_opening_needs_45_wild_free_with_a_run():
