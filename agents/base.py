@@ -72,8 +72,7 @@ class PolicyAgent(Agent):
     trained network's masked argmax)."""
 
     def __init__(self, policy: Callable[[np.ndarray, np.ndarray], np.ndarray], name: str = "policy") -> None:
-        self.policy = policy
-        self.name = name
+        self.policy, self.name = policy, name
 
     def act(self, obs: np.ndarray, mask: np.ndarray, slots: np.ndarray | None = None) -> np.ndarray:
         return np.asarray(self.policy(obs, mask), dtype=np.int64)
@@ -114,6 +113,13 @@ def _agent_views(
         out[i] = filled.rows(slice(start, start + groups[i].size))
         start += groups[i].size
     return out
+
+
+def mover_action(agent: Agent, games: GameBatch) -> int:
+    """``agent``'s action for the player to move in game 0 of ``games`` (its slot: his seat)."""
+    mover = int(games.to_move[0])
+    obs = games.observe().copy()  # the mover's
+    return int(agent.act(obs, games.legal_mask()[0][None], np.array([mover]))[0])
 
 
 @dataclass

@@ -31,6 +31,10 @@ from kanaszta_env.cli import (
 from kanaszta_env.games import all_games, game_of_preset, preset_names
 
 COMMANDS = ("tournament", "play", "watch", "replay")
+AGENTS_HELP = "random, greedy, heuristic, search[:k=v,...] or a .zip checkpoint"
+SEED_HELP = "seed of the deal (default: random)"
+RECORD_HELP = "save the game record (JSON) here at the end"
+TABLE_HELP = "show the table after every turn"
 
 
 def _rules_options(p: argparse.ArgumentParser) -> None:
@@ -59,9 +63,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         description="Every pair of agents plays --deals deals twice with the seats swapped; prints and "
         "writes the mean hand-score difference and win rate with 95% intervals and Elo ratings.",
     )
-    t.add_argument(
-        "agents", nargs="+", help="random, greedy, heuristic, search[:k=v,...] or a .zip checkpoint"
-    )
+    t.add_argument("agents", nargs="+", help=AGENTS_HELP)
     t.add_argument(
         "--deals", type=positive_int, default=200, help="duplicate deals per pair (two hands each)"
     )
@@ -117,9 +119,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         default=0,
         help="your seat, 0 to players - 1 (0 = starter of the hand)",
     )
-    p.add_argument("--seed", type=non_negative_int, default=None, help="seed of the deal (default: random)")
+    p.add_argument("--seed", type=non_negative_int, default=None, help=SEED_HELP)
     p.add_argument("--resume", default=None, help="continue from a position saved with 'save FILE'")
-    p.add_argument("--record", default=None, help="save the game record (JSON) here at the end")
+    p.add_argument("--record", default=None, help=RECORD_HELP)
     _rules_options(p)
     p.set_defaults(command="play", func=run)
     _add_watch_parsers(subparsers)
@@ -131,14 +133,12 @@ def _add_watch_parsers(subparsers: argparse._SubParsersAction) -> None:
         help="watch bots play a hand in the terminal",
         description="Agents (one per seat, 2-4) play a hand; every turn is told in a line.",
     )
-    w.add_argument(
-        "agents", nargs="+", help="random, greedy, heuristic, search[:k=v,...] or a .zip checkpoint"
-    )
+    w.add_argument("agents", nargs="+", help=AGENTS_HELP)
     w.add_argument("--speed", type=non_negative_float, default=0.5,
                    help="seconds to wait after each turn (0: no wait)")  # fmt: skip
-    w.add_argument("--seed", type=non_negative_int, default=None, help="seed of the deal (default: random)")
-    w.add_argument("--table", action="store_true", help="show the table after every turn")
-    w.add_argument("--record", default=None, help="save the game record (JSON) here at the end")
+    w.add_argument("--seed", type=non_negative_int, default=None, help=SEED_HELP)
+    w.add_argument("--table", action="store_true", help=TABLE_HELP)
+    w.add_argument("--record", default=None, help=RECORD_HELP)
     _rules_options(w)
     w.set_defaults(command="watch", func=run)
     r = subparsers.add_parser(
@@ -151,7 +151,7 @@ def _add_watch_parsers(subparsers: argparse._SubParsersAction) -> None:
     r.add_argument("--game", type=non_negative_int, default=0, help="which game of a JSON-lines file")
     r.add_argument("--speed", type=non_negative_float, default=None,
                    help="seconds between turns instead of waiting for Enter")  # fmt: skip
-    r.add_argument("--table", action="store_true", help="show the table after every turn")
+    r.add_argument("--table", action="store_true", help=TABLE_HELP)
     r.set_defaults(command="replay", func=run)
 
 
@@ -177,16 +177,11 @@ def _table_players(preset: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Execute a parsed ``tournament`` or ``play`` command; returns an exit code."""
-    if args.command == "tournament":
-        return _tournament(args)
-    if args.command == "play":
-        return _play(args)
-    if args.command == "watch":
-        return _watch(args)
-    if args.command == "replay":
-        return _replay(args)
-    raise UsageError(f"unknown command {args.command!r}: use one of {COMMANDS}")
+    """Execute a parsed ``tournament``, ``play``, ``watch`` or ``replay`` command; returns an exit code."""
+    commands = {"tournament": _tournament, "play": _play, "watch": _watch, "replay": _replay}
+    if args.command not in commands:
+        raise UsageError(f"unknown command {args.command!r}: use one of {COMMANDS}")
+    return commands[args.command](args)
 
 
 def _check_output(path: str | None, flag: str) -> None:

@@ -74,9 +74,8 @@ class HintedPolicy(Agent):
             raise ValueError(f"{policy.name} takes no hint of {size} inputs (one per action)")
         self.policy = policy
         self.bot = bot if bot is not None else hint_bot(policy.hint, policy.trained_rules)
-        self.name = policy.name
+        self.name, self.trained_rules = policy.name, policy.trained_rules
         self.wants_views = self.bot.wants_views
-        self.trained_rules = policy.trained_rules
 
     @property
     def deterministic(self) -> bool:

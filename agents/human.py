@@ -35,11 +35,11 @@ from typing import Any, ClassVar, TextIO
 import numpy as np
 
 from kanaszta_env import GameBatch, Rules, position as positions
-from kanaszta_env.envs.render import render_table
 
-from .base import Agent
+from .base import Agent, mover_action
 from .narrate import TurnNarrator
 from .records import GameRecord, make_record
+from .watch import Show, Teller
 
 COMMANDS = ("help", "table", "hint", "rules", "save", "quit")
 HELP = """commands:
@@ -176,7 +176,7 @@ def play_human(
 ) -> HumanGame:
     """Play one hand with a human in ``seat`` and ``opponents`` (bots, in seat order, his
     partners included) in the other seats, from a new deal (``seed``) or a position ``start``."""
-    from .registry import make_agent, terminal_words
+    from .registry import make_agent
 
     if start is not None:
         games = positions.load(start)
@@ -199,28 +199,26 @@ def play_human(
     for a in opponents:
         a.setup(rules)
         a.reset(P)
-    words = terminal_words(rules)(rules, seat_names(rules, agents, name), seat)
-    session = _Session(games, agents, words, make_agent("heuristic", rules), input_stream or sys.stdin,
-                       output or sys.stdout)  # fmt: skip
+    session = _Session(games, agents, seat_names(rules, agents, name), seat, output or sys.stdout)
+    session.adviser, session.inp = make_agent("heuristic", rules), input_stream or sys.stdin
     return session.run(seed, start)
 
 
-class _Session:
+class _Session(Teller):
     """One hand at the terminal: the loop of :func:`play_human`."""
 
-    def __init__(self, games, agents, words: TerminalWords, adviser: Agent, inp: TextIO, out: TextIO) -> None:
-        self.games, self.rules, self.agents, self.words = games, games.rules, agents, words
-        self.seat, self.names = words.seat, words.names
-        self.adviser, self.inp, self.out = adviser, inp, out
-        self.history: list[int] = []
+    adviser: Agent
+    inp: TextIO
+
+    def __init__(
+        self, games: GameBatch, agents: list[Agent | None], names: list[str], seat: int, out: TextIO
+    ) -> None:
+        super().__init__(games, names, Show(out), seat)
+        self.rules, self.agents, self.out = games.rules, agents, out
         self.lookup = {n.lower(): a for a, n in enumerate(games.action_names)}
 
     def say(self, text: str = "") -> None:
-        print(text, file=self.out, flush=True)
-
-    def table(self) -> str:
-        """The table from the player's seat (the other hands hidden until the hand ends)."""
-        return render_table(self.games.state, self.rules, 0, self.names, viewer=self.seat)
+        self.show.say(text)
 
     def run(self, seed: int | None, start: dict | None) -> HumanGame:
         """Play until the hand ends (or the player stops) and report."""
@@ -228,31 +226,20 @@ class _Session:
         self.say(self.table())
         shown = True
         while not self.games.done[0]:
-            mover = int(self.games.to_move[0])
-            agent = self.agents[mover]
+            agent = self.agents[int(self.games.to_move[0])]
             if agent is not None:
-                obs = self.games.observe().copy()
-                mask = self.games.legal_mask()[0][None]
-                self.apply(int(agent.act(obs, mask, np.array([mover]))[0]))
+                self.apply(mover_action(agent, self.games))
                 shown = False
                 continue
-            for line in self.words.flush():
-                self.say(line)
+            self.tell(self.words.flush(), turned=False)
             if not shown:
                 self.say()
                 self.say(self.table())
                 shown = True
             if not self.decide():
                 return HumanGame(False, None, self.record(seed, start))
-        for line in self.words.flush():
-            self.say(line)
-        self.say()
-        self.say(self.table())
-        text, raws = self.words.score_sheet(self.games)
-        self.say(text)
+        raws = self.finish()
         scores = [int(x) for x in self.games.summary(0)["hand_scores"]]
-        ranking = sorted(range(len(scores)), key=lambda q: -scores[q])
-        self.say("result: " + ", ".join(f"{self.names[q]} {scores[q]}" for q in ranking))
         return HumanGame(True, scores, self.record(seed, start, scores), raws)
 
     def record(self, seed: int | None, start: dict | None, scores: list[int] | None = None) -> GameRecord:
@@ -262,18 +249,13 @@ class _Session:
 
     def apply(self, a: int) -> None:
         """Play action ``a`` for the mover and tell what it changed."""
-        before = self.words.before(self.games)
-        self.games.step(np.array([a]))
-        self.history.append(a)
-        for line in self.words.told(before, self.games, a):
-            self.say(line)
+        self.tell(self.step(a), turned=False)
 
     def decide(self) -> bool:
         """Read commands until the player makes a move; False if he stops."""
         mask = self.games.legal_mask()[0].copy()
         legal = [int(a) for a in np.flatnonzero(mask)]
-        for line in self.words.header(self.games):
-            self.say(line)
+        self.tell(self.words.header(self.games), turned=False)
         self.say(self.moves_line(legal))
         while True:
             line = self.read()

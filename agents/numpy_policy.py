@@ -87,9 +87,7 @@ class NumpyPolicy(Agent):
                 f"the first layer takes {self.weights[0].shape[0]} inputs; "
                 f"these rules' observations {extras}have {expected}"
             )
-        self.name = name
-        self.deterministic = deterministic
-        self.seed = seed
+        self.name, self.deterministic, self.seed = name, deterministic, seed
         self._rng = np.random.default_rng(seed)
 
     def setup(self, rules: Rules) -> None:
@@ -143,17 +141,8 @@ class NumpyPolicy(Agent):
         rules = self.trained_rules
         arrays = {f"w{k}": w for k, w in enumerate(self.weights)}
         arrays |= {f"b{k}": b for k, b in enumerate(self.biases)}
-        meta = np.array(
-            [
-                FORMAT,
-                len(self.weights),
-                int(self.count_inputs),
-                rules.num_players,
-                rules.max_turns,
-                self.hint_size,
-            ],
-            dtype=np.int64,
-        )
+        meta = np.array([FORMAT, len(self.weights), int(self.count_inputs), rules.num_players,
+                         rules.max_turns, self.hint_size], dtype=np.int64)  # fmt: skip
         np.savez_compressed(
             path, meta=meta, variant=np.array(rules.variant), hint=np.array(self.hint), **arrays
         )

@@ -75,20 +75,6 @@ class Bot:
     seeded: bool = False
 
 
-#: game name -> bot name -> how to build it (:func:`register_bot`)
-_BOTS: dict[str, dict[str, Bot]] = {}
-
-
-def register_bot(game: str, name: str, bot: Bot) -> None:
-    """Offer ``bot`` as ``make_agent(name, rules)`` for the rules of the game called ``game``."""
-    _BOTS.setdefault(game, {})[name] = bot
-
-
-def bot_names(rules: Rules) -> tuple[str, ...]:
-    """The bots ``make_agent`` builds for ``rules``' game by name."""
-    return ("random", *_BOTS.get(rules.game.name, {}))
-
-
 def _classic_search(rules: Rules, **options: object) -> Agent:
     from .games.classic.search import ClassicSearch  # compiles the rollouts: only when asked for
 
@@ -102,8 +88,8 @@ def _turkish_search(rules: Rules, **options: object) -> Agent:
 
 
 _SEARCH = {k: v for k, v in _SEARCH_OPTIONS.items() if k != "modes"}
-_CLASSIC_HEURISTIC_OPTIONS = {"answer_limit": float, "ask_partner_cards": int}
-for _game, _bots in {
+#: game name -> bot name -> how to build it (:func:`register_bot`)
+_BOTS: dict[str, dict[str, Bot]] = {
     "diszitett": {
         "greedy": Bot(GreedyBot),
         "heuristic": Bot(
@@ -114,7 +100,7 @@ for _game, _bots in {
     },
     "classic": {
         "greedy": Bot(ClassicGreedyBot),
-        "heuristic": Bot(ClassicHeuristicBot, _CLASSIC_HEURISTIC_OPTIONS),
+        "heuristic": Bot(ClassicHeuristicBot, {"answer_limit": float, "ask_partner_cards": int}),
         "search": Bot(_classic_search, _SEARCH, seeded=True),
     },
     "turkish": {
@@ -122,9 +108,18 @@ for _game, _bots in {
         "heuristic": Bot(TurkishHeuristicBot),
         "search": Bot(_turkish_search, _SEARCH, seeded=True),
     },
-}.items():
-    for _name, _bot in _bots.items():
-        register_bot(_game, _name, _bot)
+}
+
+
+def register_bot(game: str, name: str, bot: Bot) -> None:
+    """Offer ``bot`` as ``make_agent(name, rules)`` for the rules of the game called ``game``."""
+    _BOTS.setdefault(game, {})[name] = bot
+
+
+def bot_names(rules: Rules) -> tuple[str, ...]:
+    """The bots ``make_agent`` builds for ``rules``' game by name."""
+    return ("random", *_BOTS.get(rules.game.name, {}))
+
 
 #: game name -> its words at the terminal
 _WORDS: dict[str, type[TerminalWords]] = {

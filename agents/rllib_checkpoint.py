@@ -64,8 +64,7 @@ class RLlibAgent(Agent):
         self.module.eval()
         for p in self.module.parameters():
             p.requires_grad_(False)
-        self.name = name
-        self.deterministic = deterministic
+        self.name, self.deterministic = name, deterministic
         self._gen = torch.Generator().manual_seed(seed)
         size = getattr(getattr(module, "observation_space", None), "observation_size", None)
         self.obs_size = None if size is None else int(size)

@@ -88,6 +88,8 @@ class LedKit(SearchKit):
     def __init__(self, kit: SearchKit, leader: Agent) -> None:
         self.kit, self.leader = kit, leader
         self.defaults, self.heuristic, self.wants_views = kit.defaults, kit.heuristic, kit.wants_views
+        # only the candidates are led: the rest is the kit's own
+        self.determinise, self.simulate, self.settle = kit.determinise, kit.simulate, kit.settle
 
     def setup(self, rules: Rules) -> None:
         self.kit.setup(rules)
@@ -102,17 +104,6 @@ class LedKit(SearchKit):
         led = self.leader.act(obs, mask).tolist()
         cands = self.kit.candidates(obs, pieces, mask, slots, views, max_discards)
         return [[a, *(c for c in row if c != a)] for a, row in zip(led, cands, strict=True)]
-
-    def determinise(self, i: int, row: dict, rng: np.random.Generator, samples: int) -> tuple[Any, int]:
-        return self.kit.determinise(i, row, rng, samples)
-
-    def simulate(
-        self, state: Any, seat: int, first: np.ndarray, horizon: int, hand_weight: float
-    ) -> np.ndarray:
-        return self.kit.simulate(state, seat, first, horizon, hand_weight)
-
-    def settle(self, i: int, candidate: int, mask: np.ndarray) -> list[int]:
-        return self.kit.settle(i, candidate, mask)
 
 
 class SimulatedSearchBot(Agent):

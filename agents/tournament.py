@@ -180,10 +180,7 @@ def play_pair(
     hands = len(seating)
     name_a, name_b = names or (a.name, b.name)
     started = time.perf_counter()
-    diff = np.zeros(deals)
-    wins = np.zeros(deals)
-    score_a = np.zeros((deals, hands))
-    score_b = np.zeros((deals, hands))
+    score_a, score_b = np.zeros((deals, hands)), np.zeros((deals, hands))
     for start in range(0, deals, batch):
         d = np.arange(start, min(start + batch, deals))
         seeds = np.repeat(seed + d, hands).astype(np.uint64)
@@ -197,12 +194,8 @@ def play_pair(
 
         res = play_batch(rules, [a, b], seats, seeds, record=records is not None, on_step=tick)
         scores = np.asarray(res.scores, dtype=np.float64)
-        sa = _side_scores(scores, sides, seats == 0).reshape(len(d), hands)
-        sb = _side_scores(scores, sides, seats == 1).reshape(len(d), hands)
-        score_a[d] = sa
-        score_b[d] = sb
-        diff[d] = (sa - sb).mean(axis=1)
-        wins[d] = hand_outcome(sa, sb).mean(axis=1)
+        score_a[d] = _side_scores(scores, sides, seats == 0).reshape(len(d), hands)
+        score_b[d] = _side_scores(scores, sides, seats == 1).reshape(len(d), hands)
         if records is not None:
             for k in range(len(seeds)):
                 players = [(name_a, name_b)[i] for i in seating[k % hands]]
@@ -210,6 +203,7 @@ def play_pair(
                     make_record(rules, res.actions[k], seed=int(seeds[k]), players=players,
                                 scores=res.scores[k].tolist())
                 )  # fmt: skip
+    diff, wins = (score_a - score_b).mean(axis=1), hand_outcome(score_a, score_b).mean(axis=1)
     return PairResult(name_a, name_b, deals, diff, wins, score_a, score_b, time.perf_counter() - started)
 
 
@@ -256,22 +250,15 @@ def round_robin(
     for a, b in pairs_ab:
         if a not in agents or b not in agents or a == b:
             raise ValueError(f"bad pair ({a!r}, {b!r}): both must be different agents of the tournament")
-    bar = None
-    if progress:
-        from tqdm.auto import tqdm
+    from tqdm.auto import tqdm
 
-        bar = tqdm(total=2 * deals * len(pairs_ab), unit="hand", desc="tournament")
     results = []
-    try:
+    with tqdm(total=2 * deals * len(pairs_ab), unit="hand", desc="tournament", disable=not progress) as bar:
         for na, nb in pairs_ab:
-            if bar is not None:
-                bar.set_postfix_str(f"{na} vs {nb}")
+            bar.set_postfix_str(f"{na} vs {nb}")
             results.append(
                 play_pair(rules, agents[na], agents[nb], deals, seed, batch, (na, nb), bar, records)
             )
-    finally:
-        if bar is not None:
-            bar.close()
     return {
         "settings": {
             "rules": rules_to_dict(rules),
@@ -288,9 +275,7 @@ def round_robin(
 
 def format_table(result: dict[str, Any]) -> str:
     """A plain-text table of a tournament result."""
-    lines = [
-        f"{'pair':<28} {'deals':>6} {'mean diff':>10} {'95% CI':>20} {'win rate':>9} {'95% CI':>15}",
-    ]
+    lines = [f"{'pair':<28} {'deals':>6} {'mean diff':>10} {'95% CI':>20} {'win rate':>9} {'95% CI':>15}"]
     for p in result["pairs"]:
         lo, hi = p["diff_ci95"]
         wlo, whi = p["win_ci95"]
@@ -299,8 +284,7 @@ def format_table(result: dict[str, Any]) -> str:
             f"{f'[{lo:.1f}, {hi:.1f}]':>20} {p['win_rate']:>9.3f} {f'[{wlo:.3f}, {whi:.3f}]':>15}"
         )
     elo = result["elo"]
-    lines.append("")
-    lines.append("Elo: " + ", ".join(
+    lines.append("\nElo: " + ", ".join(
         f"{n} {r:.0f}" + (f" [{elo['ci95'][n][0]:.0f}, {elo['ci95'][n][1]:.0f}]" if "ci95" in elo else "")
         for n, r in sorted(elo["rating"].items(), key=lambda kv: -kv[1])
     ))  # fmt: skip
@@ -338,13 +322,12 @@ def plot_result(result: dict[str, Any], path: str | Path) -> Path:
     fig = Figure(figsize=(11, 0.6 * max(len(result["pairs"]), len(names)) + 2.5))
     ax1, ax2 = fig.subplots(1, 2)
     ratings = [elo["rating"][n] for n in names]
+    err = None
     if "ci95" in elo:
         err = np.array(
             [[r - elo["ci95"][n][0], elo["ci95"][n][1] - r] for n, r in zip(names, ratings, strict=True)]
-        )
-        ax1.barh(names, ratings, xerr=err.T, color="tab:blue", alpha=0.8)
-    else:
-        ax1.barh(names, ratings, color="tab:blue", alpha=0.8)
+        ).T
+    ax1.barh(names, ratings, xerr=err, color="tab:blue", alpha=0.8)
     ax1.set_xlim(min(ratings) - 150, max(ratings) + 150)
     ax1.set_xlabel("Elo (mean 1500)")
     ax1.set_title("Elo ratings, 95% bootstrap interval")

@@ -22,7 +22,7 @@ import numpy as np
 from kanaszta_env import GameBatch, Rules
 from kanaszta_env.envs.render import render_table
 
-from .base import Agent
+from .base import Agent, mover_action
 from .records import GameRecord, final_scores, make_record, record_actions, start_game
 
 
@@ -58,16 +58,16 @@ class Show:
         return word not in ("q", "quit")
 
 
-class _Teller:
-    """Steps one game and tells it in its game's words, from a spectator's seat."""
+class Teller:
+    """Steps one game and tells it in its game's words, from the seat of ``seat`` (by
+    default a spectator's) on ``show``."""
 
-    def __init__(self, games: GameBatch, names: Sequence[str], show: Show) -> None:
+    def __init__(self, games: GameBatch, names: Sequence[str], show: Show, seat: int | None = None) -> None:
         from .registry import terminal_words
 
-        self.games = games
-        self.names = list(names)
-        self.show = show
-        self.words = terminal_words(games.rules)(games.rules, self.names, None)
+        self.games, self.show, self.seat = games, show, seat
+        self.words = terminal_words(games.rules)(games.rules, names, seat)
+        self.names = self.words.names
         self.history: list[int] = []
 
     def start(self, heading: str) -> None:
@@ -77,17 +77,23 @@ class _Teller:
         self.show.say(self.table())
 
     def table(self) -> str:
-        """The spectator's table (every hand open)."""
-        return render_table(self.games.state, self.games.rules, 0, self.names)
+        """The table from the seat (a spectator's: every hand open; else the others hidden
+        until the hand ends)."""
+        return render_table(self.games.state, self.games.rules, 0, self.names, viewer=self.seat)
+
+    def step(self, a: int) -> list[str]:
+        """Apply ``a``; the lines it completes."""
+        before = self.words.before(self.games)
+        self.games.step(np.array([a]))
+        self.history.append(a)
+        return self.words.told(before, self.games, a)
 
     def play(self, a: int) -> bool:
         """Apply ``a``; tell the lines it completes. False if the viewer stops."""
         mover, turn = int(self.games.to_move[0]), int(self.games.state.turn[0])
-        before = self.words.before(self.games)
-        self.games.step(np.array([a]))
-        self.history.append(a)
+        lines = self.step(a)
         turned = int(self.games.to_move[0]) != mover or int(self.games.state.turn[0]) != turn
-        return self.tell(self.words.told(before, self.games, a), turned or self.words.tells_turns)
+        return self.tell(lines, turned or self.words.tells_turns)
 
     def tell(self, lines: list[str], turned: bool = True) -> bool:
         """Print ``lines``; after a turn, the table if asked and the pause. False to stop."""
@@ -99,16 +105,20 @@ class _Teller:
             self.show.say(self.table())
         return self.show.pause()
 
-    def finish(self) -> None:
-        """The final table and the scoring of the hand."""
+    def finish(self) -> list[int] | None:
+        """The final table, the scoring of the hand and the result; the score sheet's raw
+        sums if it has them."""
         self.tell(self.words.flush())
         self.show.say()
         self.show.say(self.table())
+        raws = None
         if self.games.rules.episode == "hand" and self.games.done[0]:
-            self.show.say(self.words.score_sheet(self.games)[0])
+            text, raws = self.words.score_sheet(self.games)
+            self.show.say(text)
         scores = final_scores(self.games)
         ranking = sorted(range(len(scores)), key=lambda q: -scores[q])
         self.show.say("result: " + ", ".join(f"{self.names[q]} {scores[q]}" for q in ranking))
+        return raws
 
 
 def watch(agents: Sequence[Agent], rules: Rules, seed: int, show: Show) -> GameRecord:
@@ -122,14 +132,11 @@ def watch(agents: Sequence[Agent], rules: Rules, seed: int, show: Show) -> GameR
     games = GameBatch(rules, 1)
     games.reset(seed=seed)
     names = [f"{agent.name} (seat {q})" for q, agent in enumerate(agents)]
-    teller = _Teller(games, names, show)
+    teller = Teller(games, names, show)
     teller.start(f"watching {', '.join(names)} · seed {seed}")
     stopped = False
     while not games.done[0] and not stopped:
-        mover = int(games.to_move[0])
-        obs = games.observe().copy()  # the mover's
-        a = int(agents[mover].act(obs, games.legal_mask()[0][None], np.array([mover]))[0])
-        stopped = not teller.play(a)
+        stopped = not teller.play(mover_action(agents[int(games.to_move[0])], games))
     if stopped:
         show.say("stopped")
         return make_record(rules, teller.history, seed=seed, players=names)
@@ -143,7 +150,7 @@ def replay_record(record: GameRecord, show: Show) -> bool:
     games = start_game(record)
     players = games.rules.num_players
     names = list(record.players) if len(record.players) == players else [f"seat {q}" for q in range(players)]
-    teller = _Teller(games, names, show)
+    teller = Teller(games, names, show)
     deal = f"seed {record.seed}" if record.seed is not None else "a saved position"
     teller.start(f"replaying {len(record.actions)} actions from {deal}: {', '.join(names)}")
     for i, action in record_actions(record, games):

@@ -113,9 +113,7 @@ class _SharedAgent(Agent):
     """A stateless checkpoint policy shared by sessions: calls are serialised."""
 
     def __init__(self, inner: Agent, lock: threading.Lock) -> None:
-        self.inner = inner
-        self.name = inner.name
-        self._lock = lock
+        self.inner, self.name, self._lock = inner, inner.name, lock
 
     def setup(self, rules: Rules) -> None:
         with self._lock:

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Agent
+from agents.base import Agent, mover_action
 from agents.human import seat_names, suggest
 from agents.records import GameRecord, final_scores, make_record
 from kanaszta_env import GameBatch, Rules
@@ -44,8 +44,7 @@ class ActionError(ValueError):
 
     def __init__(self, message: str, index: int | None = None, action: object = None) -> None:
         super().__init__(message)
-        self.index = index
-        self.action = action
+        self.index, self.action = index, action
 
 
 class PlaySession:
@@ -54,10 +53,7 @@ class PlaySession:
     kind = "play"
 
     def __init__(self, rules: Rules, agents: Sequence[Agent | None], seat: int, seed: int, name: str = "you"):
-        self.rules = rules
-        self.agents = list(agents)
-        self.seat = seat
-        self.seed = seed
+        self.rules, self.agents, self.seat, self.seed = rules, list(agents), seat, seed
         self.specs: list[object] = []  # the agents as the request named them (webapp.warm)
         self.names = seat_names(rules, self.agents, name)
         for agent in self.agents:
@@ -90,13 +86,10 @@ class PlaySession:
         """Let the bots move until the person's turn, the end of a hand or of the game."""
         games = self.games
         while not games.done[0] and self.hand_end is None:
-            mover = int(games.to_move[0])
-            agent = self.agents[mover]
+            agent = self.agents[int(games.to_move[0])]
             if agent is None:
                 return
-            obs = games.observe().copy()  # the mover's
-            mask = games.legal_mask()[0][None]
-            self.hand_end = self.progress.apply(int(agent.act(obs, mask, np.array([mover]))[0]))
+            self.hand_end = self.progress.apply(mover_action(agent, games))
 
     def require_turn(self) -> None:
         """:class:`ActionError` saying why the person cannot move now, if he cannot."""

@@ -85,9 +85,7 @@ class Progress:
     only for the others), the history of action ids and the end of each hand."""
 
     def __init__(self, games: GameBatch, names: Sequence[str], viewer: int | None) -> None:
-        self.games = games
-        self.names = list(names)
-        self.viewer = viewer
+        self.games, self.names, self.viewer = games, list(names), viewer
         self.words = self._words()
         self.lines: deque[str] = deque(maxlen=LOG_LINES)
         self.history: list[int] = []

@@ -41,9 +41,7 @@ class ApiError(Exception):
 
     def __init__(self, status: int, message: str, **extra: Any) -> None:
         super().__init__(message)
-        self.status = status
-        self.message = message
-        self.extra = extra
+        self.status, self.message, self.extra = status, message, extra
 
 
 def _seed(doc: dict[str, Any]) -> int:

@@ -36,8 +36,7 @@ class SessionStore(Generic[T]):
     def __init__(self, max_sessions: int = 200, idle_seconds: float = 3600.0) -> None:
         if max_sessions < 1:
             raise ValueError(f"max_sessions must be at least 1, got {max_sessions}")
-        self.max_sessions = max_sessions
-        self.idle_seconds = idle_seconds
+        self.max_sessions, self.idle_seconds = max_sessions, idle_seconds
         self._items: OrderedDict[str, tuple[float, T]] = OrderedDict()
         self._lock = threading.Lock()
 

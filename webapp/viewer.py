@@ -20,9 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-import numpy as np
-
-from agents.base import Agent
+from agents.base import Agent, mover_action
 from agents.records import GameRecord, rules_from_dict, start_game
 from kanaszta_env import GameBatch
 
@@ -93,10 +91,7 @@ class ViewerSession:
         if k == len(self.actions):
             if self.agents is None:
                 return False
-            mover = int(games.to_move[0])
-            obs = games.observe().copy()  # the mover's
-            choice = self.agents[mover].act(obs, games.legal_mask()[0][None], np.array([mover]))
-            self.actions.append(int(choice[0]))
+            self.actions.append(mover_action(self.agents[int(games.to_move[0])], games))
         a = self.actions[k]
         if not games.legal_mask()[0, a]:
             raise ActionError(f"action {k} of the record ({self.action_names[a]}) is illegal in its position")

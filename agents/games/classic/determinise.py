@@ -122,9 +122,7 @@ def _melds(t: ObservedTable, cards: _Cards, r: int) -> list[list[str]]:
             continue
         where = f"a meld of side {t.side[r]}"
         out.append(
-            cards.take(first, nat, where)
-            + cards.take(K_TWO, twos, where)
-            + cards.take(K_JOKER, jokers, where)
+            [c for k, m in ((first, nat), (K_TWO, twos), (K_JOKER, jokers)) for c in cards.take(k, m, where)]
         )
     return out
 

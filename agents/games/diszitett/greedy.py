@@ -25,14 +25,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from kanaszta_env.cards import (
-    CARD_VALUE,
-    HEART_ACE,
-    IS_BLACK_THREE,
-    IS_WILD,
-    NUM_TYPES,
-    TYPE_GROUP,
-)
+from kanaszta_env.cards import CARD_VALUE, HEART_ACE, IS_BLACK_THREE, IS_WILD, NUM_TYPES, TYPE_GROUP
 from kanaszta_env.games.diszitett import actions as A, compiled as C
 from kanaszta_env.games.diszitett.compiled import CANASTA_SIZE, View, borrow, view_row
 

@@ -56,12 +56,10 @@ def groups_change(before: np.ndarray, after: np.ndarray) -> list[str]:
         if (before[g] == after[g]).all():
             continue
         diff = after[g].astype(np.int64) - before[g]
-        added = group_cards(g, diff)
-        removed = group_cards(g, -diff)
-        if not before[g].any():
-            out.append(f"{GROUP_NAMES[g]}: {' '.join(added)} (new)")
-            continue
-        parts = [f"+{c}" for c in added] + [f"-{c}" for c in removed]
+        if before[g].any():
+            parts = [f"+{c}" for c in group_cards(g, diff)] + [f"-{c}" for c in group_cards(g, -diff)]
+        else:  # a new group: its cards as they are
+            parts = [*group_cards(g, diff), "(new)"]
         out.append(f"{GROUP_NAMES[g]}: {' '.join(parts)}")
     return out
 
@@ -82,9 +80,7 @@ class Narrator:
     """
 
     def __init__(self, rules: Rules, names: Sequence[str], viewer: int | None = None) -> None:
-        self.rules = rules
-        self.names = list(names)
-        self.viewer = viewer
+        self.rules, self.names, self.viewer = rules, list(names), viewer
         self._start: State | None = None  # the state when the gathered turn began
         self._mover = -1
         self._phrases: list[str] = []
@@ -96,13 +92,10 @@ class Narrator:
         """Lines told by the action ``action`` that led from ``before`` to ``after``
         (snapshots of one game, see :func:`snapshot`)."""
         p = int(before.to_move[0])
-        lines: list[str] = []
         if p == self.viewer:
-            lines += self.flush()
-            lines.append(f"{self.names[p]} {self._own_phrase(before, after, action)}")
+            lines = [*self.flush(), f"{self.names[p]} {self._own_phrase(before, after, action)}"]
         else:
-            if p != self._mover:
-                lines += self.flush()
+            lines = self.flush() if p != self._mover else []
             if self._start is None:
                 self._start, self._mover = before, p
             self._gather(before, after, action)
@@ -259,9 +252,7 @@ def rest_of_pile_phrase(before: State) -> str:
     n = int(before.pile_len[0])
     if n == 0:
         return "the forced meld is made (R8.3)"
-    rest = np.zeros(len(TYPE_NAMES), dtype=np.int64)
-    for t in before.pile[0, :n]:
-        rest[int(t)] += 1
+    rest = np.bincount(before.pile[0, :n].astype(np.int64), minlength=len(TYPE_NAMES))
     return (
         f"the forced meld is made; the rest of the pile joined the hand ({n} cards: {cards_text(rest)}, R8.3)"
     )

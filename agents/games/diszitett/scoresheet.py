@@ -7,7 +7,6 @@ replay`` print it when a hand ends; its items add up to the engine's scores.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -42,68 +41,37 @@ def going_out_bonus(before: State) -> tuple[str, int]:
     return f"going out {name}".strip(), _bonus(out=(bool(from_hand), bool(clearing)))
 
 
-@dataclass
-class PlayerScore:
-    """One player's scoring of a finished hand: the items in the order of the
-    printed breakdown, their sum (before tax) and the recorded score (after the
-    R17 tax)."""
-
-    items: list[tuple[str, int]]  # (what, points); cards left in hand count negative
-    raw: int
-    recorded: int
-    hand: list[str]  # the cards left in hand
-
-
-def score_items(games: GameBatch, out_bonus: dict[int, tuple[str, int]]) -> list[PlayerScore]:
-    """The R16 scoring of every player of game 0 at the end of the hand, item by
-    item; ``out_bonus`` maps the player who went out to his going-out bonus, named
-    (:func:`going_out_bonus`)."""
+def score_breakdown(
+    games: GameBatch, names: Sequence[str], out_bonus: dict[int, tuple[str, int]]
+) -> tuple[str, list[int]]:
+    """The R16 scoring of every player of game 0 at the end of the hand as text, item by item,
+    and the raw scores (their sums, before the R17 tax); ``out_bonus`` maps the player who went
+    out to his going-out bonus, named (:func:`going_out_bonus`)."""
     s = games.state
-    out = []
+    lines, raws = ["scoring (R16):"], []
     for q in range(games.num_players):
         items: list[tuple[str, int]] = []
-        red = int(s.red_threes[0, q].sum())
+        red, twins, aces = int(s.red_threes[0, q].sum()), int(s.twins[0, q]), int(s.sep_heart_aces[0, q])
         if red:
             items.append((f"red threes {red}", _bonus(red=red)))
-        twins = int(s.twins[0, q])
         if twins:
             items.append((f"twins {twins}", _bonus(twins=twins)))
         for g in range(NUM_GROUPS):
             kind = canasta_kind(g, s.groups[0, q, g])
             if kind:
                 items.append((f"{CANASTA_NAMES[kind]} of {GROUP_NAMES[g]}", int(CANASTA_BASE[kind])))
-        aces = int(s.sep_heart_aces[0, q])
         if aces:
             items.append((f"separate heart aces {aces}", _bonus(aces=aces)))
         if q in out_bonus:
             items.append(out_bonus[q])
-        items.append(
-            ("melded cards", sum(int(group_card_value(g, s.groups[0, q, g])) for g in range(NUM_GROUPS)))
-        )
+        melded = sum(int(group_card_value(g, s.groups[0, q, g])) for g in range(NUM_GROUPS))
+        held = int((s.hand[0, q].astype(np.int64) * HAND_PENALTY).sum())
+        parts = [f"{what}: {points}" for what, points in items] + [f"melded cards: +{melded}"]
         hand = counts_to_cards(s.hand[0, q])
-        items.append(("cards in hand", -int((s.hand[0, q].astype(np.int64) * HAND_PENALTY).sum())))
-        raw = sum(points for _, points in items)
-        out.append(PlayerScore(items, raw, int(s.hand_scores[0, q]), hand))
-    return out
-
-
-def score_breakdown(
-    games: GameBatch, names: Sequence[str], out_bonus: dict[int, tuple[str, int]]
-) -> tuple[str, list[int]]:
-    """The R16 scoring of every player at the end of the hand as text, and the
-    raw scores (see :func:`score_items`)."""
-    lines = ["scoring (R16):"]
-    scores = score_items(games, out_bonus)
-    for q, score in enumerate(scores):
-        parts = []
-        for what, points in score.items:
-            if what == "melded cards":
-                parts.append(f"melded cards: +{points}")
-            elif what == "cards in hand":
-                if score.hand:
-                    parts.append(f"cards in hand ({' '.join(score.hand)}): -{-points}")
-            else:
-                parts.append(f"{what}: {points}")
-        taxed = "" if score.recorded == score.raw else f" (after tax, R17: {score.recorded})"
-        lines.append(f"  {names[q]}: " + "; ".join(parts) + f" = {score.raw}{taxed}")
-    return "\n".join(lines), [score.raw for score in scores]
+        if hand:
+            parts.append(f"cards in hand ({' '.join(hand)}): -{held}")
+        raws.append(sum(points for _, points in items) + melded - held)
+        recorded = int(s.hand_scores[0, q])
+        taxed = "" if recorded == raws[-1] else f" (after tax, R17: {recorded})"
+        lines.append(f"  {names[q]}: " + "; ".join(parts) + f" = {raws[-1]}{taxed}")
+    return "\n".join(lines), raws

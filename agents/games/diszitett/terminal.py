@@ -32,9 +32,6 @@ class DiszitettWords(TerminalWords):
             self.out_bonus[int(before.to_move[0])] = going_out_bonus(before)
         return self.narrator.step(before, snapshot(games.state), action)
 
-    def flush(self) -> list[str]:
-        return self.narrator.flush()
-
     def header(self, games: GameBatch) -> list[str]:
         s = games.state
         phase = PHASE_NAMES[int(s.phase[0])]

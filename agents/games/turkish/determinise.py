@@ -76,12 +76,9 @@ class Observed:
         self.owner = np.where(used, np.arange(2)[:, None] + 2 * member, -1)
         has_kind = p["meld_kind"].max(axis=2) > 0.5
         self.kind = np.where(has_kind, np.argmax(p["meld_kind"], axis=2) + 1, 0)
-        self.fi_taker = np.full(2, -1, dtype=np.int64)
-        self.fi_used = np.zeros(2, dtype=np.int64)
-        for f in range(2):
-            who = int(np.argmax(p["fis"][f, :5]))
-            self.fi_taker[f] = who if who < 4 else -1
-            self.fi_used[f] = int(p["fis"][f, 5] > 0.5)
+        who = np.argmax(p["fis"][:, :5], axis=1)  # a seat, or 4: nobody
+        self.fi_taker = np.where(who < 4, who, -1).astype(np.int64)
+        self.fi_used = (p["fis"][:, 5] > 0.5).astype(np.int64)
         self.forced = np.where(p["forced"][:, 0] > 0.5, 1, np.where(p["forced"][:, 1] > 0.5, 2, 0))
         self.totals = np.rint(p["totals"] * SCORE_SCALE).astype(np.int64)
         self.hand_scores = np.rint(p["hand_scores"] * SCORE_SCALE).astype(np.int64)
@@ -149,9 +146,8 @@ def _public(s, rules: Rules, o: Observed) -> None:
     s.known[:] = o.known
     s.opened[:] = (o.p["opened"] > 0.5).astype(np.int8)
     s.layoff[:] = (o.p["layoff"] > 0.5).astype(np.int8)
-    for q in range(4):
-        s.totals[:, q] = o.totals[q % 2]
-        s.hand_scores[:, q] = o.hand_scores[q % 2]
+    s.totals[:] = o.totals[np.arange(4) % 2]  # a pair's on each of its seats
+    s.hand_scores[:] = o.hand_scores[np.arange(4) % 2]
     s.melds[:] = o.melds
     s.meld_owner[:] = o.owner
     s.meld_size[:] = o.melds.sum(axis=2)
