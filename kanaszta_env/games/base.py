@@ -53,6 +53,8 @@ class Game:
     capabilities: ClassVar[frozenset[str]] = frozenset()
     #: the turn-limit's meaning etc. are shared; these are the game's defaults
     default_target: ClassVar[int]
+    #: the opening minimum of a ``Rules`` that gives none (``None``: the game sets it itself)
+    default_opening: ClassVar[int | None] = None
 
     def __init__(self) -> None:
         unknown = set(self.capabilities) - set(CAPABILITIES)
@@ -99,7 +101,7 @@ class Game:
 
     # --- rules: defaults, checks, config --------------------------------------------------
     def defaults(self, rules: Rules) -> dict[str, Any]:
-        """Values for the shared ``Rules`` fields left ``None`` (players, opening, target),
+        """Values for the shared ``Rules`` fields left ``None`` (players, opening, target, starter),
         and refusals of fields the game fixes. Returns field -> value."""
         preset = self.presets[rules.variant]
         out: dict[str, Any] = {}
@@ -109,6 +111,8 @@ class Game:
             out["target_score"] = self.default_target
         if rules.random_starter is None:
             out["random_starter"] = preset.get("random_starter", False)
+        if rules.opening_minimum is None and self.default_opening is not None:
+            out["opening_minimum"] = self.default_opening
         return out
 
     def validate(self, rules: Rules) -> dict[str, Any]:

@@ -55,3 +55,33 @@ def seat(state: Any, b: int, q: int, name: str, side: int, opened: bool, shown: 
         "hand": counts_to_cards(hand) if shown else None,
         "notes": [],
     }
+
+
+def meld(
+    name: str, cards: list[str], canasta: str | None = None, run: bool = False, owner: int | None = None
+) -> dict[str, Any]:
+    """A meld's picture, ``name`` being its id and label."""
+    return {"id": name, "label": name, "cards": cards, "canasta": canasta, "run": run, "owner": owner}
+
+
+def side(
+    state: Any,
+    b: int,
+    index: int,
+    seats: list[int],
+    opened: bool,
+    melds: list[dict[str, Any]],
+    notes: list[str],
+    red_threes: list[str] | None = None,
+) -> dict[str, Any]:
+    """Side ``index``'s picture: its score is that of its first seat."""
+    return {
+        "side": index,
+        "seats": seats,
+        "total": int(state.totals[b, seats[0]]),
+        "last_hand": int(state.hand_scores[b, seats[0]]),
+        "opened": opened,
+        "red_threes": red_threes or [],
+        "melds": melds,
+        "notes": notes,
+    }

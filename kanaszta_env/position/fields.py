@@ -21,6 +21,7 @@ from ..cards import (
     parse_card,
 )
 from ..games.diszitett.position.schema import Groups
+from ..rules import Rules
 
 
 def misspelt(key: str, known: tuple) -> list[str]:
@@ -144,3 +145,34 @@ def read_heart_aces(value: object, where: str, heart_aces: bool) -> int:
     if n and not heart_aces:
         raise ValueError(f"{where} is {n}, but variant 2003-01 has no separate heart aces (R10.6)")
     return n
+
+
+def read_rules(raw: object, keys: tuple[str, ...], **preset: Any) -> Rules:
+    """A document's ``rules``: the preset ``Rules(**preset)`` with the keys of ``raw`` (some of
+    ``keys``) changed; only keys that differ from the preset need be given."""
+    if not isinstance(raw, dict):
+        raise ValueError(f"rules must be a JSON object of rule keys, got {type(raw).__name__}")
+    unknown = sorted(str(k) for k in raw if k not in keys)
+    if unknown:
+        raise ValueError(f"unknown rule key(s) {unknown} in rules: expected some of {list(keys)}")
+    given = dict(raw)
+    if isinstance(given.get("opening_schedule"), list):  # JSON's lists as the pairs Rules holds
+        given["opening_schedule"] = tuple(
+            tuple(step) if isinstance(step, list) else step for step in given["opening_schedule"]
+        )
+    try:
+        return Rules(**preset, **given)
+    except (TypeError, ValueError) as err:
+        raise ValueError(f"rules: {err}") from None
+
+
+def changed_rules(rules: Rules, keys: tuple[str, ...], **preset: Any) -> dict:
+    """The keys of ``keys`` whose value in ``rules`` differs from the preset's (``Rules(**preset)``),
+    as JSON values."""
+    base = Rules(**preset)
+    out = {}
+    for key in keys:
+        value = getattr(rules, key)
+        if value != getattr(base, key):
+            out[key] = [list(step) for step in value] if key == "opening_schedule" and value else value
+    return out

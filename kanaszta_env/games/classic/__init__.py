@@ -21,16 +21,11 @@ class Classic(Game):
     options = RC.CLASSIC_KEYS
     capabilities = frozenset({"training", "webapp"})
     default_target = 5000  # C14.2
+    default_opening = RC.PL_OPENING
 
     @property
     def spec(self):
         return CLASSIC
-
-    def defaults(self, rules) -> dict[str, Any]:
-        out = super().defaults(rules)
-        if rules.opening_minimum is None:
-            out["opening_minimum"] = RC.PL_OPENING
-        return out
 
     def validate(self, rules) -> dict[str, Any]:
         settings = self.presets[rules.variant]

@@ -27,7 +27,7 @@ from ...cards import (
 )
 from ...engine.kernels import kernels_for
 from ...rules import Rules
-from ..pictures import end_notes, header, pile, seat
+from ..pictures import end_notes, header, meld, pile, seat, side as side_picture
 from . import actions as A
 
 _ASKED = ("", "asked the partner: may I go out? (waiting)", "partner said yes", "partner said no")
@@ -39,22 +39,13 @@ _BLACK_ID = "black threes"
 
 def _meld(g: int, row: np.ndarray, canasta_size: int) -> dict[str, Any]:
     if g == _BLACK_MELD:
-        cards = [TYPE_NAMES[t] for k, t in _BLACK_SLOTS.items() for _ in range(int(row[k]))]
-        return {
-            "id": _BLACK_ID,
-            "label": _BLACK_ID,
-            "cards": cards,
-            "canasta": None,
-            "run": False,
-            "owner": None,
-        }
+        return meld(_BLACK_ID, [TYPE_NAMES[t] for k, t in _BLACK_SLOTS.items() for _ in range(int(row[k]))])
     cards = [TYPE_NAMES[SLOT_TYPE[g, k]] for k in range(GROUP_SLOTS) for _ in range(int(row[k]))]
     kind = None
     if len(cards) >= canasta_size:
         wilds = int(row[4:].sum())
         kind = "wild canasta" if g == NUM_GROUPS - 1 else "natural canasta" if wilds == 0 else "mixed canasta"
-    name = GROUP_NAMES[g]
-    return {"id": name, "label": name, "cards": cards, "canasta": kind, "run": False, "owner": None}
+    return meld(GROUP_NAMES[g], cards, kind)
 
 
 def classic_picture(state: Any, rules: Rules, b: int, names: list[str], viewer: int | None) -> dict[str, Any]:
@@ -73,20 +64,9 @@ def classic_picture(state: Any, rules: Rules, b: int, names: list[str], viewer: 
     for side in sorted(set(sides)):
         seats = [q for q in range(rules.num_players) if sides[q] == side]
         rows = s.groups[b, side]
-        out.append(
-            {
-                "side": side,
-                "seats": seats,
-                "total": int(s.totals[b, seats[0]]),
-                "last_hand": int(s.hand_scores[b, seats[0]]),
-                "opened": bool(s.opened[b, side]),
-                "red_threes": [],
-                "melds": [
-                    _meld(g, rows[g], rules.spec.canasta_size) for g in range(NUM_GROUPS + 1) if rows[g].any()
-                ],
-                "notes": [f"red threes {int(s.red_threes[b, side])}"],
-            }
-        )
+        melds = [_meld(g, rows[g], rules.spec.canasta_size) for g in range(NUM_GROUPS + 1) if rows[g].any()]
+        notes = [f"red threes {int(s.red_threes[b, side])}"]
+        out.append(side_picture(s, b, side, seats, bool(s.opened[b, side]), melds, notes))
     notes = end_notes(s, b, names, over)
     if not over and int(s.asked[b]):
         notes.append(f"{names[int(s.mover[b])]} {_ASKED[int(s.asked[b])]}")

@@ -91,12 +91,8 @@ def side_score(
     ``exhausted`` (the hand ended with nobody out, C13.6)."""
     if not isinstance(rules, Rules) or rules.game.name != "classic":
         raise ValueError("side_score needs classic canasta rules: Rules(variant='pl' or 'sk', ...)")
-    for name, flag in (
-        ("went_out", went_out),
-        ("double", double),
-        ("from_hand", from_hand),
-        ("exhausted", exhausted),
-    ):
+    flags = {"went_out": went_out, "double": double, "from_hand": from_hand, "exhausted": exhausted}
+    for name, flag in flags.items():
         if not isinstance(flag, bool):
             raise ValueError(f"{name} must be True or False, got {flag!r}")
     if (double or from_hand) and not went_out:

@@ -22,16 +22,11 @@ class Diszitett(Game):
     }
     capabilities = frozenset({"views", "rank_melds", "training", "webapp"})
     default_target = 10_000  # R18.2
+    default_opening = OPENING_MINIMA[0]
 
     @property
     def spec(self):
         return DISZITETT
-
-    def defaults(self, rules) -> dict[str, Any]:
-        out = super().defaults(rules)
-        if rules.opening_minimum is None:
-            out["opening_minimum"] = OPENING_MINIMA[0]
-        return out
 
     def validate(self, rules) -> dict[str, Any]:
         if rules.opening_minimum not in OPENING_MINIMA:

@@ -28,7 +28,7 @@ from ...cards import (
     WILD_NAMES,
 )
 from ...rules import Rules
-from ..pictures import end_notes, header, pile, seat
+from ..pictures import end_notes, header, meld, pile, seat, side
 from . import actions as A
 from .compiled import CANASTA_NAMES, FREE_NAMES, PHASE_NAMES, PHASE_OVER, State, canasta_kind
 
@@ -45,18 +45,7 @@ def _groups(row: np.ndarray) -> list[dict[str, Any]]:
             continue
         cards = [TYPE_NAMES[SLOT_TYPE[g, k]] for k in range(GROUP_SLOTS) for _ in range(int(row[g, k]))]
         kind = CANASTA_NAMES[canasta_kind(g, row[g])] or None
-        name = GROUP_NAMES[g]
-        out.append(
-            {
-                "id": name,
-                "label": name,
-                "cards": cards,
-                "canasta": kind,
-                "run": False,
-                "owner": None,
-                "group": name,
-            }
-        )
+        out.append({**meld(GROUP_NAMES[g], cards, kind), "group": GROUP_NAMES[g]})
     return out
 
 
@@ -73,18 +62,6 @@ def _player(s: State, b: int, q: int, names: list[str], open_hand: bool, heart_a
         "red_threes": ["3H"] * int(s.red_threes[b, q, 0]) + ["3D"] * int(s.red_threes[b, q, 1]),
         "twins": int(s.twins[b, q]),
         "heart_aces": int(s.sep_heart_aces[b, q]),
-    }
-
-
-def _side(player: dict[str, Any]) -> dict[str, Any]:
-    """A player as his own side."""
-    keys = ("total", "last_hand", "opened", "red_threes")
-    return {
-        "side": player["seat"],
-        "seats": [player["seat"]],
-        **{k: player[k] for k in keys},
-        "melds": player["groups"],
-        "notes": [],
     }
 
 
@@ -115,7 +92,9 @@ def diszitett_picture(
         "stock": {"size": stock_n, "known_bottom": [TYPE_NAMES[int(t)] for t in s.stock[b, :known_bottom]]},
         "pile": pile(s, b, owner if owner >= 0 else None, top in FREEZING),
         "players": players,
-        "sides": [_side(p) for p in players],
+        "sides": [
+            side(s, b, p["seat"], [p["seat"]], p["opened"], p["groups"], [], p["red_threes"]) for p in players
+        ],
         "extras": [],
         "notes": notes,
         "cut": None,

@@ -17,7 +17,7 @@ import numpy as np
 
 from ...cards import JOKER, NUM_TYPES, RANKS, TYPE_NAMES, card_rank, card_suit
 from ...rules import Rules
-from ..pictures import end_notes, header, pile, seat
+from ..pictures import end_notes, header, meld, pile, seat, side
 from . import actions as A
 
 _PHASES = ("-", "draw", "meld", "discard", "-", "over")
@@ -59,17 +59,9 @@ def _melds(s, b: int, pair: int) -> list[dict[str, Any]]:
         cards = [t for t in range(NUM_TYPES) for _ in range(int(s.melds[b, pair, k, t]))]
         run = run_order(cards)
         types = sorted(cards, key=lambda t: t == JOKER or card_rank(t) == _RANK_TWO)  # a set's wilds last
-        kind = int(s.meld_kind[b, pair, k])
-        out.append(
-            {
-                "id": f"m{k}",
-                "label": f"m{k}",
-                "cards": [TYPE_NAMES[t] for t in run or types],
-                "canasta": _KINDS[kind] or None,
-                "run": run is not None,
-                "owner": int(s.meld_owner[b, pair, k]),
-            }
-        )
+        kind = _KINDS[int(s.meld_kind[b, pair, k])] or None
+        owner = int(s.meld_owner[b, pair, k])
+        out.append(meld(f"m{k}", [TYPE_NAMES[t] for t in run or types], kind, run is not None, owner))
     return out
 
 
@@ -110,18 +102,9 @@ def turkish_picture(state: Any, rules: Rules, b: int, names: list[str], viewer: 
     pairs = []
     for pair in range(2):
         forced = int(s.forced[b, pair])
-        pairs.append(
-            {
-                "side": pair,
-                "seats": [pair, pair + 2],
-                "total": int(s.totals[b, pair]),
-                "last_hand": int(s.hand_scores[b, pair]),
-                "opened": bool(s.opened[b, pair] or s.opened[b, pair + 2]),
-                "red_threes": [],
-                "melds": _melds(s, b, pair),
-                "notes": [_FORCED[forced]] if forced else [],
-            }
-        )
+        opened = bool(s.opened[b, pair] or s.opened[b, pair + 2])
+        notes = [_FORCED[forced]] if forced else []
+        pairs.append(side(s, b, pair, [pair, pair + 2], opened, _melds(s, b, pair), notes))
     return {
         **header(s, b, phase, viewer),
         "stock": {"size": int(s.stock_len[b]), "known_bottom": []},

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from ....engine import GameBatch
-from ....position.batching import batch_of
+from ....position.batching import batch_of, read_table, write_table
 from ..kernels.state import ASKED_NOT, END_NAMES, OUT_DISCARD, OUT_MELD, PHASE_NAMES
 from ..kernels.tables import KIND_OF
 from .cards import counts, from_counts, melds_array, melds_from_array
@@ -42,24 +40,10 @@ def _write_game(s: Any, b: int, c: dict) -> None:
         s.opened[b, i] = side["opened"]
     if table_opening:  # pl: the engine opens every side index at once (C11.1)
         s.opened[b, :] = c["sides"][0]["opened"]
-    stock, pile = c["stock"][::-1], c["discard"]
-    s.stock[b] = 0
-    s.stock[b, : len(stock)] = stock
-    s.stock_len[b] = len(stock)
-    s.pile[b] = 0
-    s.pile[b, : len(pile)] = pile
-    s.pile_len[b] = len(pile)
-    s.pile_wilds[b] = sum(1 for t in pile if KIND_OF[t] >= 12)
-    s.phase[b] = PHASE_NAMES.index(c["phase"])
-    s.to_move[b] = c["to_move"]
-    s.starter[b] = c["starter"]
+    write_table(s, b, c, PHASE_NAMES, END_NAMES, ("to_move", "starter", "turn", "hand_number"))
+    s.pile_wilds[b] = sum(1 for t in c["discard"] if KIND_OF[t] >= 12)
     s.sitter[b] = -1 if c["sitter"] is None else c["sitter"]
-    s.turn[b] = c["turn"]
-    s.hand_number[b] = c["hand_number"]
-    s.end_reason[b] = END_NAMES.index(c["end_reason"])
-    s.out_player[b] = -1 if c["out_player"] is None else c["out_player"]
     s.out_how[b] = 0 if c["out_how"] is None else _OUT_HOW[c["out_how"]]
-    s.rng[b] = np.uint64(c["rng"])
     _write_turn(s, b, c)
 
 
@@ -84,20 +68,15 @@ def from_games(games: GameBatch, b: int) -> dict:
     s, rules = games.state, games.rules
     n = rules.num_players
     sides = list(rules.sides())
-    phase = PHASE_NAMES[int(s.phase[b])]
-    c: dict[str, Any] = {"variant": rules.variant, "num_players": n, "rules": rules, "phase": phase}
-    for key in ("to_move", "mover", "starter", "turn", "hand_number"):
-        c[key] = int(getattr(s, key)[b])
-    c["rng"] = int(s.rng[b])
+    keys = ("to_move", "mover", "starter", "turn", "hand_number")
+    c: dict[str, Any] = {"variant": rules.variant, "num_players": n, "rules": rules}
+    c.update(read_table(s, b, PHASE_NAMES, END_NAMES, keys))
+    phase = c["phase"]
     c["sitter"] = None if s.sitter[b] < 0 else int(s.sitter[b])
     c["side_of"] = sides
-    c["end_reason"] = END_NAMES[int(s.end_reason[b])]
-    c["out_player"] = None if s.out_player[b] < 0 else int(s.out_player[b])
     c["out_how"] = {OUT_DISCARD: "discard", OUT_MELD: "meld"}.get(int(s.out_how[b]))
     if c["out_player"] is None:
         c["out_how"] = None
-    c["stock"] = [int(t) for t in s.stock[b, : int(s.stock_len[b])][::-1]]
-    c["discard"] = [int(t) for t in s.pile[b, : int(s.pile_len[b])]]
     c["players"] = [
         {
             "hand": from_counts(s.hand[b, q]),

@@ -10,6 +10,7 @@ from typing import Any
 
 from ....cards import IS_RED_THREE, TYPE_GROUP, TYPE_NAMES
 from ....position.fields import (
+    changed_rules,
     read_bool,
     read_card,
     read_cards,
@@ -17,6 +18,7 @@ from ....position.fields import (
     read_int,
     read_list,
     read_object,
+    read_rules,
 )
 from ....rules import Rules
 from ..kernels.deal import _seat_order as _engine_seat_order
@@ -61,7 +63,7 @@ def parse(doc: dict) -> dict:
     d = read_object(doc, "position", REQUIRED_KEYS, OPTIONAL_KEYS)
     c: dict[str, Any] = {"variant": d["variant"]}
     c["num_players"] = n = read_int(d["num_players"], "num_players", 2, 6)
-    c["rules"] = _rules(d.get("rules", {}), c["variant"], n)
+    c["rules"] = read_rules(d.get("rules", {}), RULE_KEYS, variant=c["variant"], num_players=n)
     c["phase"] = read_choice(d["phase"], PHASES, "phase")
     c["to_move"] = read_int(d["to_move"], "to_move", 0, n - 1)
     c["starter"] = read_int(d["starter"], "starter", 0, n - 1)
@@ -90,33 +92,9 @@ def parse(doc: dict) -> dict:
     return c
 
 
-def _rules(raw: object, variant: object, n: int) -> Rules:
-    """The rules: the preset with the keys of ``raw`` changed (only keys that differ need be given)."""
-    if not isinstance(raw, dict):
-        raise ValueError(f"rules must be a JSON object of rule keys, got {type(raw).__name__}")
-    unknown = sorted(str(k) for k in raw if k not in RULE_KEYS)
-    if unknown:
-        raise ValueError(f"unknown rule key(s) {unknown} in rules: expected some of {list(RULE_KEYS)}")
-    given = dict(raw)
-    if isinstance(given.get("opening_schedule"), list):
-        given["opening_schedule"] = tuple(
-            tuple(step) if isinstance(step, list) else step for step in given["opening_schedule"]
-        )
-    try:
-        return Rules(variant=variant, num_players=n, **given)  # type: ignore[arg-type]
-    except (TypeError, ValueError) as err:
-        raise ValueError(f"rules: {err}") from None
-
-
 def rule_diff(rules: Rules) -> dict:
     """The rule keys whose value differs from the preset's (``Rules(variant, num_players)``)."""
-    preset = Rules(variant=rules.variant, num_players=rules.num_players)
-    out = {}
-    for key in RULE_KEYS:
-        value = getattr(rules, key)
-        if value != getattr(preset, key):
-            out[key] = [list(step) for step in value] if key == "opening_schedule" and value else value
-    return out
+    return changed_rules(rules, RULE_KEYS, variant=rules.variant, num_players=rules.num_players)
 
 
 def _sitter(raw: object, c: dict) -> int | None:

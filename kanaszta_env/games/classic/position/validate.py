@@ -24,16 +24,14 @@ def _check_census(c: dict) -> None:
     """C1.1: the 108 (162) cards all accounted for, red threes laid out or in stock and pile."""
     rules = c["rules"]
     deck = copies(rules)
-    total = counts(c["stock"]) + counts(c["discard"])
-    for p in c["players"]:
-        total = total + counts(p["hand"])
+    total = counts([*c["stock"], *c["discard"], *(t for p in c["players"] for t in p["hand"])])
+    total = total + sum(melds_counts(side["melds"]) for side in c["sides"])
     red = sum(side["red_threes"] for side in c["sides"])
-    for side in c["sides"]:
-        total = total + melds_counts(side["melds"])
-    problems = []
-    for t in range(NUM_TYPES):
-        if not IS_RED_THREE[t] and total[t] != deck[t]:
-            problems.append(f"{total[t]} × {TYPE_NAMES[t]} (the deck has {deck[t]})")
+    problems = [
+        f"{total[t]} × {TYPE_NAMES[t]} (the deck has {deck[t]})"
+        for t in range(NUM_TYPES)
+        if not IS_RED_THREE[t] and total[t] != deck[t]
+    ]
     red_all = red + sum(int(total[t]) for t in range(NUM_TYPES) if IS_RED_THREE[t])
     if red_all != 2 * deck[0]:
         problems.append(

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from ....position.fields import changed_rules
 from .cards import doc_meld, names
-from .parse import derived_checkpoint, rule_diff
+from .parse import RULE_KEYS, derived_checkpoint
 
 
 def _fi_doc(fi: dict) -> dict:
@@ -22,7 +23,7 @@ def to_doc(c: dict) -> dict:
     derives (docs/position.md, "Turkish kanasta")."""
     out = {
         "variant": c["variant"],
-        "rules": rule_diff(c["rules"]),
+        "rules": changed_rules(c["rules"], RULE_KEYS, variant="tr"),
         **{k: c[k] for k in ("phase", "to_move", "starter", "turn", "hand_number", "target", "rng")},
         **{k: c[k] for k in ("end_reason", "out_player")},
         "stock": names(c["stock"]),

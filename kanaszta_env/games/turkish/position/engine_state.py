@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from ....engine import GameBatch
-from ....position.batching import batch_of
+from ....position.batching import batch_of, read_table, write_table
 from ..kernels.state import END_NAMES, FI_WAITING, PHASE_NAMES
 from ..kernels.tables import FORCED_DONE, FORCED_NO, FORCED_OWED, NUM_FIS, PAIRS, PLAYERS
 from .cards import counts, from_counts, melds_from_slots, write_slots
 from .parse import CHECKPOINT_PHASES, FORCED_NAMES
 
 _FORCED = {"no": FORCED_NO, "owed": FORCED_OWED, "made": FORCED_DONE}
+#: the integer keys of the table (:func:`~kanaszta_env.position.batching.write_table`)
+_KEYS = ("to_move", "starter", "turn", "hand_number", "target")
 
 
 def to_games(cs: list[dict]) -> GameBatch:
@@ -39,19 +39,7 @@ def _write_game(s: Any, b: int, c: dict) -> None:
         s.fi[b, f] = 0 if fi["cards"] is None else fi["cards"]
         s.fi_taker[b, f] = FI_WAITING if fi["taker"] is None else fi["taker"]
         s.fi_used[b, f] = fi["used"]
-    stock, pile = c["stock"][::-1], c["discard"]
-    s.stock[b] = 0
-    s.stock[b, : len(stock)] = stock
-    s.stock_len[b] = len(stock)
-    s.pile[b] = 0
-    s.pile[b, : len(pile)] = pile
-    s.pile_len[b] = len(pile)
-    s.phase[b] = PHASE_NAMES.index(c["phase"])
-    for key in ("to_move", "starter", "turn", "hand_number", "target"):
-        getattr(s, key)[b] = c[key]
-    s.end_reason[b] = END_NAMES.index(c["end_reason"])
-    s.out_player[b] = -1 if c["out_player"] is None else c["out_player"]
-    s.rng[b] = np.uint64(c["rng"])
+    write_table(s, b, c, PHASE_NAMES, END_NAMES, _KEYS)
     mover = c["to_move"]
     cp = c["checkpoint"]
     if cp is None:  # phase draw: the engine sets the checkpoint before reading it
@@ -66,15 +54,12 @@ def _write_game(s: Any, b: int, c: dict) -> None:
 def from_games(games: GameBatch, b: int) -> dict:
     """The parsed form of game ``b`` (the inverse of :func:`to_games`)."""
     s, rules = games.state, games.rules
-    phase = PHASE_NAMES[int(s.phase[b])]
-    c: dict[str, Any] = {"variant": rules.variant, "rules": rules, "phase": phase}
-    for key in ("to_move", "starter", "turn", "hand_number", "target"):
-        c[key] = int(getattr(s, key)[b])
-    c["rng"] = int(s.rng[b])
-    c["end_reason"] = END_NAMES[int(s.end_reason[b])]
-    c["out_player"] = None if s.out_player[b] < 0 else int(s.out_player[b])
-    c["stock"] = [int(t) for t in s.stock[b, : int(s.stock_len[b])][::-1]]
-    c["discard"] = [int(t) for t in s.pile[b, : int(s.pile_len[b])]]
+    c: dict[str, Any] = {
+        "variant": rules.variant,
+        "rules": rules,
+        **read_table(s, b, PHASE_NAMES, END_NAMES, _KEYS),
+    }
+    phase = c["phase"]
     c["fis"] = []
     for f in range(NUM_FIS):
         taker = int(s.fi_taker[b, f])

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ....position.fields import read_bool, read_choice, read_int, read_list, read_object
-from ....rules import Rules
+from ....position.fields import read_bool, read_choice, read_int, read_list, read_object, read_rules
 from ..kernels.melds import canasta_kind
 from ..kernels.state import END_NAMES
 from ..kernels.tables import CANASTA, KIND_NAMES, MELDS, NUM_FIS, PACKET, PAIRS, PLAYERS
@@ -39,7 +38,10 @@ TARGET_STEP = 2000
 def parse(doc: dict) -> dict:
     """Read, check and complete a Turkish document (a dict whose variant is ``tr``)."""
     d = read_object(doc, "position", REQUIRED_KEYS, OPTIONAL_KEYS)
-    c: dict[str, Any] = {"variant": d["variant"], "rules": _rules(d.get("rules", {}))}
+    c: dict[str, Any] = {
+        "variant": d["variant"],
+        "rules": read_rules(d.get("rules", {}), RULE_KEYS, variant="tr"),
+    }
     c["phase"] = read_choice(d["phase"], PHASES, "phase")
     c["to_move"] = read_int(d["to_move"], "to_move", 0, PLAYERS - 1)
     c["starter"] = read_int(d["starter"], "starter", 0, PLAYERS - 1)
@@ -75,25 +77,6 @@ def _fixed(value: object, where: str, n: int) -> list:
     if len(items) != n:
         raise ValueError(f"{where} must list {n} entries, got {len(items)}")
     return items
-
-
-def _rules(raw: object) -> Rules:
-    """The rules: preset ``tr`` with the keys of ``raw`` changed."""
-    if not isinstance(raw, dict):
-        raise ValueError(f"rules must be a JSON object of rule keys, got {type(raw).__name__}")
-    unknown = sorted(str(k) for k in raw if k not in RULE_KEYS)
-    if unknown:
-        raise ValueError(f"unknown rule key(s) {unknown} in rules: expected some of {list(RULE_KEYS)}")
-    try:
-        return Rules(variant="tr", **raw)
-    except (TypeError, ValueError) as err:
-        raise ValueError(f"rules: {err}") from None
-
-
-def rule_diff(rules: Rules) -> dict:
-    """The rule keys whose value differs from the preset's (``Rules("tr")``)."""
-    preset = Rules(variant="tr")
-    return {k: getattr(rules, k) for k in RULE_KEYS if getattr(rules, k) != getattr(preset, k)}
 
 
 def _fi(raw: object, where: str) -> dict:

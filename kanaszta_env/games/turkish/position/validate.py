@@ -30,14 +30,9 @@ def check(c: dict) -> None:
 
 def _check_census(c: dict) -> None:
     """T1.1: the 106 cards all accounted for (a taken Fi's cards are in hands and melds)."""
-    total = counts(c["stock"]) + counts(c["discard"])
-    for p in c["players"]:
-        total = total + counts(p["hand"])
-    for pair in c["pairs"]:
-        total = total + melds_counts(pair["melds"])
-    for fi in c["fis"]:
-        if fi["cards"] is not None:
-            total = total + counts(fi["cards"])
+    loose = [*c["stock"], *c["discard"], *(t for p in c["players"] for t in p["hand"])]
+    loose += [t for fi in c["fis"] if fi["cards"] is not None for t in fi["cards"]]
+    total = counts(loose) + sum(melds_counts(pair["melds"]) for pair in c["pairs"])
     problems = [
         f"{total[t]} × {TYPE_NAMES[t]} (the deck has {COPIES})"
         for t in range(NUM_TYPES)
