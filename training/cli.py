@@ -9,8 +9,9 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
-from kanaszta_env.cli import bounded_int, new_parser, non_negative_int, positive_int, run_cli
+from kanaszta_env.cli import UsageError, bounded_int, new_parser, non_negative_int, positive_int, run_cli
 from kanaszta_env.games import preset_names
 
 from .config import add_arguments, parse_config
@@ -99,10 +100,7 @@ def run(args: argparse.Namespace) -> int:
 
 def run_export(args: argparse.Namespace) -> int:
     """``kanaszta export CHECKPOINT [--out FILE]``: the checkpoint's actor as a NumPy policy."""
-    from pathlib import Path
-
     from agents.hinted import HintedPolicy
-    from kanaszta_env.cli import UsageError
 
     from .policy import load_policy
 
@@ -136,10 +134,6 @@ def run_export(args: argparse.Namespace) -> int:
 
 def run_rllib(args: argparse.Namespace) -> int:
     """``kanaszta train --backend rllib``: the same config, trained on Ray RLlib."""
-    from pathlib import Path
-
-    from kanaszta_env.cli import UsageError
-
     from .rllib.options import parse_options
 
     resume, args.resume = args.resume, None  # an RLlib checkpoint is a folder, not a .zip

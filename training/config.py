@@ -11,18 +11,19 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import tomllib
 
 from kanaszta_env import Rules
 from kanaszta_env.cli import bounded_int, check_int, field_docs, int_requirement
 
-from .config_checks import check_bot
 from .shaping_games import POTENTIALS
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -252,31 +253,15 @@ class TrainConfig:
         return dataclasses.asdict(self)
 
 
-#: integer fields with their least value and whether they must be even (duplicate evaluations
-#: play every deal twice); the flags check them at parse time, :meth:`TrainConfig.validate` again
+#: fields that may be 0 (a seed, an interval or a report that 0 turns off)
+_MAY_BE_ZERO = ("seed", "snapshot_every", "eval_every", "final_eval_hands", "checkpoint_every", "eval_seed")
+#: integer fields (num_players aside: 0 or what the rules accept) with their least value and whether
+#: they must be even (duplicate evaluations play every deal twice); the flags check them at parse
+#: time, :meth:`TrainConfig.validate` again
 INT_BOUNDS: dict[str, tuple[int, bool]] = {
-    "seed": (0, False),
-    "total_timesteps": (1, False),
-    "torch_threads": (1, False),
-    "max_turns": (1, False),
-    "eval_max_turns": (1, False),
-    "num_envs": (1, False),
-    "opponent_slots": (1, False),
-    "snapshot_every": (0, False),
-    "max_snapshots": (1, False),
-    "warm_start_steps": (1, False),
-    "warm_start_rounds": (1, False),
-    "warm_start_epochs": (1, False),
-    "warm_start_threads": (1, False),
-    "n_steps": (1, False),
-    "batch_size": (1, False),
-    "n_epochs": (1, False),
-    "update_threads": (1, False),
-    "eval_every": (0, False),
-    "eval_hands": (1, True),
-    "final_eval_hands": (0, True),
-    "checkpoint_every": (0, False),
-    "eval_seed": (0, False),
+    f.name: (0 if f.name in _MAY_BE_ZERO else 1, f.name.endswith("eval_hands"))
+    for f in dataclasses.fields(TrainConfig)
+    if f.type == "int" and f.name != "num_players"
 }
 
 
@@ -315,16 +300,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default = f.default if f.default is not dataclasses.MISSING else f.default_factory()  # type: ignore[misc]
         help_text = f"{docs.get(f.name, '')} (default: {default})".replace("%", "%%")  # argparse formats help
         if isinstance(default, bool):
-            parser.add_argument(
-                flag, dest=f.name, action=argparse.BooleanOptionalAction, default=None, help=help_text
-            )
+            kind: dict[str, Any] = {"action": argparse.BooleanOptionalAction}
         elif isinstance(default, list):
-            parser.add_argument(flag, dest=f.name, type=int, nargs="+", default=None, help=help_text)
-        elif f.name in INT_BOUNDS:
-            kind = bounded_int(*INT_BOUNDS[f.name])
-            parser.add_argument(flag, dest=f.name, type=kind, default=None, help=help_text)
+            kind = {"type": int, "nargs": "+"}
         else:
-            parser.add_argument(flag, dest=f.name, type=type(default), default=None, help=help_text)
+            kind = {"type": bounded_int(*INT_BOUNDS[f.name]) if f.name in INT_BOUNDS else type(default)}
+        parser.add_argument(flag, dest=f.name, default=None, help=help_text, **kind)
 
 
 def load_toml(path: str | Path) -> dict[str, Any]:
@@ -353,14 +334,17 @@ def parse_config(args: argparse.Namespace | Sequence[str] | None = None) -> Trai
         parser = argparse.ArgumentParser()
         add_arguments(parser)
         args = parser.parse_args(list(args) if args is not None else None)
-    values: dict[str, Any] = {}
-    if getattr(args, "config", None):
-        values.update(load_toml(args.config))
-    for f in dataclasses.fields(TrainConfig):
-        given = getattr(args, f.name, None)
-        if given is not None:
-            values[f.name] = given
-    return TrainConfig(**values).validate()
+    return layered(TrainConfig, args, load_toml).validate()
+
+
+def layered(cls: Callable[..., T], args: argparse.Namespace, load: Callable[[str], dict[str, Any]]) -> T:
+    """The dataclass ``cls`` of its defaults, then the values ``load`` reads from the ``--config``
+    file, then the flags given (not None) in ``args``."""
+    values = load(args.config) if getattr(args, "config", None) else {}
+    for f in dataclasses.fields(cls):  # type: ignore[arg-type]
+        if getattr(args, f.name, None) is not None:
+            values[f.name] = getattr(args, f.name)
+    return cls(**values)
 
 
 def _coerce(name: str, value: Any, source: str) -> Any:
@@ -383,6 +367,19 @@ def _coerce(name: str, value: Any, source: str) -> Any:
     if not ok:
         raise ValueError(f"{source}: {name} must be {expected}, got {value!r}")
     return value
+
+
+def check_bot(name: str, spec: str, rules: Rules) -> None:
+    """``spec`` (a field's bot) must build as a bot of :mod:`agents.registry`; else ``ValueError``."""
+    from agents.registry import BOT_NAMES, make_agent  # lazy: the bots are not needed to read a config
+
+    clean = spec.strip().lower()
+    if clean.partition(":")[0] not in BOT_NAMES:
+        raise ValueError(f"{name}: unknown bot {spec!r}: choose one of {', '.join(BOT_NAMES)}")
+    try:
+        make_agent(clean, rules)
+    except ValueError as error:
+        raise ValueError(f"{name}: {error}") from None
 
 
 def save_config(config: TrainConfig, path: str | Path) -> None:

@@ -11,7 +11,8 @@ from __future__ import annotations
 import argparse
 import json
 import math
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -22,7 +23,7 @@ from agents.tournament import format_table, play_pair, round_robin, seatings, wr
 from kanaszta_env import Rules
 from kanaszta_env.cli import UsageError
 
-from .config import bot_list
+from .config import TrainConfig, bot_list
 from .opponents import make_bot
 
 
@@ -98,13 +99,49 @@ def format_rows(rows: Sequence[dict]) -> str:
     return "\n".join(lines)
 
 
+def periodic_evaluation(
+    agent: Agent,
+    config: TrainConfig,
+    history: list[dict],
+    step: int,
+    started: float,
+    best: float,
+    save_best: Callable[[], object],
+    minutes_before: float = 0.0,
+) -> tuple[list[dict], float]:
+    """A run's evaluation of ``agent`` against ``config.eval_bots`` at learner decision ``step``:
+    its rows (stamped with ``step`` and the minutes of training, ``minutes_before`` plus those since
+    ``started``) appended to ``history`` and written to ``history.json``; on a score against
+    ``config.best_bot()`` above ``best``, ``save_best()`` and ``best.json``. Returns the rows and
+    the top score so far."""
+    run_dir = Path(config.run_dir)
+    bots = bot_list(config.eval_bots)
+    rows = evaluate_against_bots(agent, bots, config.eval_rules(), config.eval_hands, config.eval_seed)
+    for row in rows:
+        row["step"] = step
+        row["minutes"] = minutes_before + (time.time() - started) / 60
+        history.append(row)
+        if row["bot"] == config.best_bot() and row["mean_diff"] > best:
+            best = row["mean_diff"]
+            save_best()
+            (run_dir / "best.json").write_text(json.dumps(row, indent=1), encoding="utf-8")
+    (run_dir / "history.json").write_text(json.dumps(history, indent=1), encoding="utf-8")
+    return rows, best
+
+
 def write_report(
-    agent: Agent, bots: Sequence[str], rules: Rules, *, hands: int, seed: int, run_dir: Path, extra: dict
+    agent: Agent, config: TrainConfig, steps: int, trained: int, seconds: float, **extra: str
 ) -> dict:
-    """Final evaluation against ``bots``; writes ``report.json`` and ``report.md`` to ``run_dir``."""
-    rows = evaluate_against_bots(agent, bots, rules, hands, seed)
+    """A run's final evaluation against ``config.final_eval_bots`` after ``steps`` learner decisions,
+    ``trained`` of them in the ``seconds`` of this run; writes ``report.json`` and ``report.md`` to
+    the run folder."""
+    bots, seed = bot_list(config.final_eval_bots), config.eval_seed + 10_000_000
+    rows = evaluate_against_bots(agent, bots, config.eval_rules(), config.final_eval_hands, seed)
+    speed = {"train_steps_per_second": round(trained / max(seconds, 1e-9), 1)}
+    extra = {"timesteps": steps, "train_seconds": round(seconds, 1), **speed, **extra}
     text = format_rows(rows)
     report = {"matches": rows, **extra, "text": text}
+    run_dir = Path(config.run_dir)
     (run_dir / "report.json").write_text(json.dumps(report, indent=1), encoding="utf-8")
     md = ["# Training report", "", *[f"- {k}: {v}" for k, v in extra.items()], "", "```", text, "```", ""]
     (run_dir / "report.md").write_text("\n".join(md), encoding="utf-8")
@@ -121,8 +158,7 @@ def plot_learning_curve(history: Sequence[dict], path: Path, title: str = "") ->
     for bot in dict.fromkeys(r["bot"] for r in history):
         rows = [r for r in history if r["bot"] == bot]
         mean = np.array([r["mean_diff"] for r in rows])
-        lo = np.array([r["diff_ci"][0] for r in rows])
-        hi = np.array([r["diff_ci"][1] for r in rows])
+        lo, hi = np.array([r["diff_ci"] for r in rows], dtype=float).T
         for ax, x in (
             (ax1, np.array([r["step"] for r in rows])),
             (ax2, np.array([r.get("minutes", np.nan) for r in rows])),

@@ -33,6 +33,7 @@ from stable_baselines3.common.vec_env import VecEnv
 
 from agents.base import Agent, check_actions
 
+from .lean_ppo import MASKED, policy_heads, torch_threads
 from .policy import frozen_actor
 
 
@@ -135,70 +136,45 @@ def fit(
     the masked argmax. ``threads > 0`` sets PyTorch's threads for the fit only
     (its large batches gain from more cores than the per-step inference of PPO).
     """
-    previous_threads = torch.get_num_threads()
-    if threads > 0:
-        torch.set_num_threads(threads)
-    try:
-        return _fit(model, data, epochs, batch_size, learning_rate, value_coef, smoothing, seed, on_epoch)
-    finally:
-        torch.set_num_threads(previous_threads)
-
-
-def _fit(
-    model: MaskablePPO,
-    data: Demonstrations,
-    epochs: int,
-    batch_size: int,
-    learning_rate: float,
-    value_coef: float,
-    smoothing: float,
-    seed: int,
-    on_epoch: Callable[[int, dict], None] | None,
-) -> dict:
-    policy = model.policy
-    policy.set_training_mode(True)
-    optimiser = torch.optim.Adam(policy.parameters(), lr=learning_rate)
-    gen = np.random.default_rng(seed)
-    obs = torch.from_numpy(data.obs)
-    mask = torch.from_numpy(data.mask)
-    action = torch.from_numpy(data.action)
-    ret = torch.from_numpy(data.ret)
-    has_ret = torch.from_numpy(data.has_ret).float()
-    stats: dict = {}
-    for epoch in range(epochs):
-        order = torch.from_numpy(gen.permutation(len(action)))
-        totals = np.zeros(3)
-        for start in range(0, len(order), batch_size):
-            idx = order[start : start + batch_size]
-            features = policy.extract_features(obs[idx])
-            if policy.share_features_extractor:
-                latent_pi, latent_vf = policy.mlp_extractor(features)
-            else:
-                latent_pi = policy.mlp_extractor.forward_actor(features[0])
-                latent_vf = policy.mlp_extractor.forward_critic(features[1])
-            logits = policy.action_net(latent_pi).masked_fill(~mask[idx], -1e8)
-            values = policy.value_net(latent_vf).squeeze(1)
-            ce = torch.nn.functional.cross_entropy(logits, action[idx])
-            if smoothing > 0.0:  # cross-entropy with the uniform distribution over the legal actions
-                legal = mask[idx].float()
-                spread = -(torch.log_softmax(logits, dim=1) * legal).sum(1) / legal.sum(1)
-                ce = (1.0 - smoothing) * ce + smoothing * spread.mean()
-            weight = has_ret[idx]
-            vf = (weight * (values - ret[idx]) ** 2).sum() / weight.sum().clamp(min=1.0)
-            loss = ce + value_coef * vf
-            optimiser.zero_grad()
-            loss.backward()
-            torch.nn.utils.clip_grad_norm_(policy.parameters(), 1.0)
-            optimiser.step()
-            agree = (logits.argmax(1) == action[idx]).float().mean()
-            totals += np.array([ce.item(), vf.item(), agree.item()]) * len(idx)
-        totals /= len(order)
-        ce_mean, vf_mean, agree_mean = (float(x) for x in totals)
-        stats = {"epoch": epoch + 1, "cross_entropy": ce_mean, "value_mse": vf_mean, "agreement": agree_mean}
-        if on_epoch is not None:
-            on_epoch(epoch + 1, stats)
-    policy.set_training_mode(False)
-    return stats
+    with torch_threads(threads):
+        policy = model.policy
+        policy.set_training_mode(True)
+        optimiser = torch.optim.Adam(policy.parameters(), lr=learning_rate)
+        gen = np.random.default_rng(seed)
+        obs = torch.from_numpy(data.obs)
+        mask = torch.from_numpy(data.mask)
+        action = torch.from_numpy(data.action)
+        ret = torch.from_numpy(data.ret)
+        has_ret = torch.from_numpy(data.has_ret).float()
+        stats: dict = {}
+        for epoch in range(epochs):
+            order = torch.from_numpy(gen.permutation(len(action)))
+            totals = np.zeros(3)
+            for start in range(0, len(order), batch_size):
+                idx = order[start : start + batch_size]
+                logits, values = policy_heads(policy, obs[idx])
+                logits = logits.masked_fill(~mask[idx], MASKED)
+                ce = torch.nn.functional.cross_entropy(logits, action[idx])
+                if smoothing > 0.0:  # cross-entropy with the uniform distribution over the legal actions
+                    legal = mask[idx].float()
+                    spread = -(torch.log_softmax(logits, dim=1) * legal).sum(1) / legal.sum(1)
+                    ce = (1.0 - smoothing) * ce + smoothing * spread.mean()
+                weight = has_ret[idx]
+                vf = (weight * (values - ret[idx]) ** 2).sum() / weight.sum().clamp(min=1.0)
+                loss = ce + value_coef * vf
+                optimiser.zero_grad()
+                loss.backward()
+                torch.nn.utils.clip_grad_norm_(policy.parameters(), 1.0)
+                optimiser.step()
+                agree = (logits.argmax(1) == action[idx]).float().mean()
+                totals += np.array([ce.item(), vf.item(), agree.item()]) * len(idx)
+            totals /= len(order)
+            xent, mse, agree = totals.tolist()
+            stats = {"epoch": epoch + 1, "cross_entropy": xent, "value_mse": mse, "agreement": agree}
+            if on_epoch is not None:
+                on_epoch(epoch + 1, stats)
+        policy.set_training_mode(False)
+        return stats
 
 
 def student_of(model: MaskablePPO, seed: int = 0) -> Agent:

@@ -42,6 +42,8 @@ from __future__ import annotations
 
 import copy
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -64,6 +66,33 @@ def legal_probs(logp_all: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
     The illegal entries are not exponentiated: torch's exp takes a slow path on arguments below
     about -88 (10x slower on this game's rows, where most actions are illegal)."""
     return torch.where(mask, logp_all, 0.0).exp() * mask
+
+
+def policy_heads(
+    policy: Any, obs: torch.Tensor | None, features: Any = None
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """Raw action logits ``(N, A)`` and values ``(N,)`` of a ``MaskableActorCriticPolicy``, from
+    ``obs`` or from the features extracted from it (no distribution objects)."""
+    if features is None:
+        features = policy.extract_features(obs)
+    if policy.share_features_extractor:
+        latent_pi, latent_vf = policy.mlp_extractor(features)
+    else:
+        latent_pi = policy.mlp_extractor.forward_actor(features[0])
+        latent_vf = policy.mlp_extractor.forward_critic(features[1])
+    return policy.action_net(latent_pi), policy.value_net(latent_vf).squeeze(1)
+
+
+@contextmanager
+def torch_threads(n: int) -> Iterator[None]:
+    """PyTorch's thread count set to ``n`` (0: left as it is) inside the block, restored after."""
+    previous = torch.get_num_threads()
+    if n > 0:
+        torch.set_num_threads(n)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(previous)
 
 
 def _fixed_features(policy: Any) -> bool:
@@ -132,38 +161,16 @@ class LeanMaskablePPO(MaskablePPO):
             self._join()  # the last rollout's update
         return self
 
-    # --- the policy, evaluated without distribution objects -------------------------------
-    def _heads(
-        self, obs: torch.Tensor | None, policy: Any = None, features: Any = None
-    ) -> tuple[torch.Tensor, torch.Tensor]:
-        """Raw action logits ``(N, A)`` and values ``(N,)`` of ``policy`` (default: the acting one),
-        from ``obs`` or from the features extracted from it."""
-        policy = policy if policy is not None else self.policy
-        if features is None:
-            features = policy.extract_features(obs)
-        if policy.share_features_extractor:
-            latent_pi, latent_vf = policy.mlp_extractor(features)
-        else:
-            latent_pi = policy.mlp_extractor.forward_actor(features[0])
-            latent_vf = policy.mlp_extractor.forward_critic(features[1])
-        return policy.action_net(latent_pi), policy.value_net(latent_vf).squeeze(1)
-
     def _values(self, obs: np.ndarray) -> torch.Tensor:
         with torch.no_grad():
-            return self._heads(torch.as_tensor(obs, dtype=torch.float32))[1]
+            return policy_heads(self.policy, torch.as_tensor(obs, dtype=torch.float32))[1]
 
     # --- collection -------------------------------------------------------------------------
     def _buffers(self, steps: int, n: int, obs_size: int, actions: int) -> dict[str, torch.Tensor]:
         shape = (steps, n)
-        want = {
-            "obs": (torch.float32, (*shape, obs_size)),
-            "mask": (torch.bool, (*shape, actions)),
-            "action": (torch.int64, shape),
-            "logp": (torch.float32, shape),
-            "value": (torch.float32, shape),
-            "reward": (torch.float32, shape),
-            "done": (torch.float32, shape),
-        }
+        want = {"obs": (torch.float32, (*shape, obs_size)), "mask": (torch.bool, (*shape, actions))}
+        want["action"] = (torch.int64, shape)
+        want |= dict.fromkeys(("logp", "value", "reward", "done"), (torch.float32, shape))
         have = self._lean
         if any(k not in have or tuple(have[k].shape) != s for k, (_, s) in want.items()):
             self._lean = {k: torch.empty(s, dtype=d) for k, (d, s) in want.items()}
@@ -191,7 +198,7 @@ class LeanMaskablePPO(MaskablePPO):
             obs = torch.as_tensor(self._last_obs, dtype=torch.float32)
             mask = torch.as_tensor(masks_of(), dtype=torch.bool)
             with torch.no_grad():
-                logits, values = self._heads(obs)
+                logits, values = policy_heads(self.policy, obs)
                 logp_all = torch.log_softmax(logits.masked_fill(~mask, MASKED), dim=1)
                 action = sample(legal_probs(logp_all, mask))
             buf["obs"][t] = obs
@@ -256,13 +263,8 @@ class LeanMaskablePPO(MaskablePPO):
         clip = float(self.clip_range(self._current_progress_remaining))  # type: ignore[operator]
         if not self.overlap:
             self._update_learning_rate(self.policy.optimizer)
-            previous = torch.get_num_threads()
-            if self.update_threads > 0:
-                torch.set_num_threads(self.update_threads)
-            try:
+            with torch_threads(self.update_threads):
                 logs = self._train(self.policy, self._lean, clip)
-            finally:
-                torch.set_num_threads(previous)
             self._record(logs, self._lean, clip)
             return
         self._join()
@@ -270,17 +272,16 @@ class LeanMaskablePPO(MaskablePPO):
             self._learner = copy.deepcopy(self.policy)  # its own parameters and optimizer
         self._update_learning_rate(self._learner.optimizer)
         rollout, self._lean = self._lean, self._spare
-        self._outcome = {"rollout": rollout, "clip": clip}
-        self._pending = threading.Thread(target=self._train_in_thread, name="ppo-update")  # exit waits
-        self._pending.start()
+        outcome = self._outcome = {"rollout": rollout, "clip": clip}
 
-    def _train_in_thread(self) -> None:
-        try:
-            self._outcome["logs"] = self._train(
-                self._learner, self._outcome["rollout"], self._outcome["clip"]
-            )
-        except BaseException as error:  # re-raised by _join in the main thread
-            self._outcome["error"] = error
+        def update() -> None:
+            try:
+                outcome["logs"] = self._train(self._learner, rollout, clip)
+            except BaseException as error:  # re-raised by _join in the main thread
+                outcome["error"] = error
+
+        self._pending = threading.Thread(target=update, name="ppo-update")  # exit waits
+        self._pending.start()
 
     def _join(self) -> None:
         """Wait for an overlapped update; copy its network and optimizer state to the acting one."""
@@ -342,7 +343,8 @@ class LeanMaskablePPO(MaskablePPO):
         stand for ``obs``): ``pg`` (clipped surrogate), ``vf`` (value MSE), ``ent`` (minus the
         masked entropy), and ``clip``/``kl`` (the clipped share and the KL estimate, without
         gradient)."""
-        logits, values = self._heads(batch.get("obs"), policy, batch.get("features"))
+        policy = policy if policy is not None else self.policy
+        logits, values = policy_heads(policy, batch.get("obs"), batch.get("features"))
         logp_all = torch.log_softmax(logits.masked_fill(~batch["mask"], MASKED), dim=1)
         logp = logp_all.gather(1, batch["action"][:, None]).squeeze(1)
         entropy = -(legal_probs(logp_all, batch["mask"]) * logp_all).sum(1)  # masked: 0 * (about -1e8) = 0

@@ -20,6 +20,7 @@ Deals: slot ``k`` is seeded with ``seed + k * 2**40 + 2**48``; evaluation deals
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -90,9 +91,7 @@ class OpponentPool:
         seed: int = 0,
     ) -> None:
         self.weights = {k: float(v) for k, v in weights.items() if v > 0}
-        self.rules = rules
-        self.max_snapshots = max_snapshots
-        self.latest_prob = latest_prob
+        self.rules, self.max_snapshots, self.latest_prob = rules, max_snapshots, latest_prob
         self.rng = np.random.default_rng(seed)
         self.bots = {n: make_bot(n, rules, seed=seed) for n in self.weights if n != "self"}
         self.snapshots: list[Agent] = []
@@ -156,10 +155,6 @@ class PoolVecEnv(VecEnv):
             opp.agent = self.pool.sample()
         return [opp.agent.name for opp in self.opponents]
 
-    @property
-    def opponent_names(self) -> list[str]:
-        return [opp.agent.name for opp in self.opponents]
-
     # --- the VecEnv contract ----------------------------------------------------------
     def seed(self, seed: int | None = None) -> Sequence[int | None]:  # type: ignore[override]
         base = TRAIN_SEED_OFFSET + (0 if seed is None else int(seed))
@@ -177,12 +172,8 @@ class PoolVecEnv(VecEnv):
             env.step_async(actions[self.bounds[k] : self.bounds[k + 1]])
 
     def step_wait(self) -> VecEnvStepReturn:
-        parts = [env.step_wait() for env in self.envs]
-        obs = np.concatenate([p[0] for p in parts])
-        rewards = np.concatenate([p[1] for p in parts])
-        dones = np.concatenate([p[2] for p in parts])
-        infos = [info for p in parts for info in p[3]]
-        return obs, rewards, dones, infos
+        obs, rewards, dones, infos = zip(*(env.step_wait() for env in self.envs), strict=True)
+        return np.concatenate(obs), np.concatenate(rewards), np.concatenate(dones), [*itertools.chain(*infos)]
 
     def action_masks(self) -> np.ndarray:
         """(N, A) legal actions of the learners, all slots concatenated."""

@@ -46,13 +46,9 @@ class PPOAgent(Agent):
         rules: Rules | None = None,
         hint: str = "",
     ) -> None:
-        self.actor = actor.eval()
+        self.actor = actor.eval().requires_grad_(False)
         self.hint = hint  # the bot whose one-hot choice follows the observation (agents.hinted)
-        for p in self.actor.parameters():
-            p.requires_grad_(False)
-        self.name = name
-        self.deterministic = deterministic
-        self.seed = seed
+        self.name, self.deterministic, self.seed = name, deterministic, seed
         self._gen = torch.Generator().manual_seed(seed)
         self.obs_size = _input_size(actor)
         self.trained_rules = rules or _declared_rules(actor)
@@ -60,11 +56,7 @@ class PPOAgent(Agent):
     @classmethod
     def from_sb3(cls, policy: nn.Module, name: str = "ppo", **kwargs: object) -> PPOAgent:
         """A frozen copy of the actor of a sb3-contrib ``MaskableActorCriticPolicy``."""
-        extractor = (
-            policy.pi_features_extractor
-            if hasattr(policy, "pi_features_extractor")
-            else policy.features_extractor
-        )
+        extractor = getattr(policy, "pi_features_extractor", policy.features_extractor)
         extractor = getattr(extractor, "actor_extractor", extractor)  # training.privileged: the actor's part
         actor = nn.Sequential(
             copy.deepcopy(extractor),

@@ -16,13 +16,9 @@ from kanaszta_env import Rules
 def _diszitett(rules: Rules, config: Any) -> Any:
     from .games.diszitett.shaping import ScoreEstimate
 
+    terms = {"canasta_progress": config.shaping_canasta, "out_readiness": config.shaping_out}
     return ScoreEstimate(
-        rules,
-        scale=config.reward_scale,
-        hand_weight=config.shaping_hand_weight,
-        canasta_progress=config.shaping_canasta,
-        out_readiness=config.shaping_out,
-        dead_end=config.shaping_dead_end,
+        rules, config.reward_scale, config.shaping_hand_weight, dead_end=config.shaping_dead_end, **terms
     )
 
 
@@ -30,10 +26,7 @@ def _classic(rules: Rules, config: Any) -> Any:
     from .games.classic.shaping import ClassicScoreEstimate
 
     return ClassicScoreEstimate(
-        rules,
-        scale=config.reward_scale,
-        hand_weight=config.shaping_hand_weight,
-        dead_end=config.shaping_dead_end,
+        rules, config.reward_scale, config.shaping_hand_weight, config.shaping_dead_end
     )
 
 

@@ -22,6 +22,7 @@ Output folder (``run_dir``)::
 
 from __future__ import annotations
 
+import functools
 import json
 import time
 from dataclasses import dataclass
@@ -37,8 +38,8 @@ from tqdm.auto import tqdm
 
 from agents.hinted import load_policy_file
 
-from .config import TrainConfig, bot_list, save_config
-from .evaluate import evaluate_against_bots, plot_learning_curve, write_report
+from .config import TrainConfig, save_config
+from .evaluate import periodic_evaluation, plot_learning_curve, write_report
 from .features import CountFeatures
 from .games.diszitett.shaping import ShapedReward
 from .hinted_env import HintedVecEnv
@@ -96,16 +97,14 @@ def build_env(config: TrainConfig, pool: OpponentPool, **env_kwargs: Any) -> tup
 def warm_start(config: TrainConfig, model: MaskablePPO, env: VecEnv, base: PoolVecEnv) -> list[dict]:
     """Fit ``model``'s policy and value to the teacher's play (:mod:`training.imitation`)."""
     teacher = make_bot(config.warm_start, config.rules(), seed=config.seed)
+    bar = functools.partial(tqdm, disable=not config.progress_bar)
     rounds: list[dict] = []
     for k in range(config.warm_start_rounds):
         student = student_of(model, seed=config.seed + k) if k else None
         if student is not None and config.privileged_critic:
             student = actor_view(student, env.observation_space.actor_size)  # type: ignore[attr-defined]
-        with tqdm(
-            total=config.warm_start_steps,
-            desc=f"imitation {k + 1}/{config.warm_start_rounds}: {teacher.name} plays",
-            disable=not config.progress_bar,
-        ) as bar:
+        title = f"imitation {k + 1}/{config.warm_start_rounds}"
+        with bar(total=config.warm_start_steps, desc=f"{title}: {teacher.name} plays") as progress:
             data = collect(
                 env,
                 base.action_masks,
@@ -115,17 +114,14 @@ def warm_start(config: TrainConfig, model: MaskablePPO, env: VecEnv, base: PoolV
                 student=student,
                 student_share=0.5 if k else 0.0,
                 seed=config.seed + k,
-                on_step=lambda _: bar.update(),
+                on_step=lambda _: progress.update(),
             )
-        with tqdm(
-            total=config.warm_start_epochs,
-            desc=f"imitation {k + 1}/{config.warm_start_rounds}: fit {len(data.action):,} decisions",
-            disable=not config.progress_bar,
-        ) as bar:
+        fitting = f"{title}: fit {len(data.action):,} decisions"
+        with bar(total=config.warm_start_epochs, desc=fitting) as progress:
 
             def show(_: int, stats: dict) -> None:
-                bar.set_postfix(agree=f"{stats['agreement']:.3f}", ce=f"{stats['cross_entropy']:.3f}")
-                bar.update()
+                progress.set_postfix(agree=f"{stats['agreement']:.3f}", ce=f"{stats['cross_entropy']:.3f}")
+                progress.update()
 
             stats = fit(
                 model,
@@ -153,26 +149,13 @@ def build_model(config: TrainConfig, env: VecEnv, tb_dir: str | None) -> Maskabl
     if config.anneal_lr:
         start = config.learning_rate
         lr = lambda progress: start * progress  # noqa: E731  (SB3 passes the remaining fraction)
-    settings = dict(
-        learning_rate=lr,
-        n_steps=config.n_steps,
-        batch_size=config.batch_size,
-        n_epochs=config.n_epochs,
-        gamma=config.gamma,
-        gae_lambda=config.gae_lambda,
-        clip_range=config.clip_range,
-        ent_coef=config.ent_coef,
-        vf_coef=config.vf_coef,
-        max_grad_norm=config.max_grad_norm,
-        target_kl=config.target_kl or None,
-        tensorboard_log=tb_dir,
-        seed=config.seed,
-    )
+    same = "n_steps batch_size n_epochs gamma gae_lambda clip_range ent_coef vf_coef max_grad_norm seed"
+    settings: dict[str, Any] = {name: getattr(config, name) for name in same.split()}  # same names in SB3
+    settings.update(learning_rate=lr, target_kl=config.target_kl or None, tensorboard_log=tb_dir)
     algorithm: type[MaskablePPO] = MaskablePPO
     if config.trainer == "lean":
         algorithm = LeanMaskablePPO
-        settings["update_threads"] = config.update_threads
-        settings["overlap"] = config.overlap
+        settings.update(update_threads=config.update_threads, overlap=config.overlap)
     if config.resume:
         return algorithm.load(config.resume, env=env, device="cpu", **settings)
     arch = [int(n) for n in config.net_arch]
@@ -183,14 +166,7 @@ def build_model(config: TrainConfig, env: VecEnv, tb_dir: str | None) -> Maskabl
         policy_kwargs["features_extractor_kwargs"] = {"count_features": config.count_features}
     elif config.count_features:
         policy_kwargs["features_extractor_class"] = CountFeatures
-    return algorithm(
-        policy,
-        env,
-        policy_kwargs=policy_kwargs,
-        device="cpu",
-        verbose=0,
-        **settings,  # type: ignore[arg-type]
-    )
+    return algorithm(policy, env, policy_kwargs=policy_kwargs, device="cpu", verbose=0, **settings)
 
 
 class SelfPlayCallback(BaseCallback):
@@ -240,7 +216,8 @@ class EvalCheckpointCallback(BaseCallback):
     def _on_step(self) -> bool:
         n = self.num_timesteps
         if n >= self.next_ckpt:
-            self.save(self.run_dir / f"step_{n:09d}.zip")
+            self.model.save(self.run_dir / f"step_{n:09d}.zip")
+            self.model.save(self.run_dir / "latest.zip")
             self.next_ckpt += self.config.checkpoint_every
         if n >= self.next_eval:
             self.evaluate()
@@ -250,28 +227,21 @@ class EvalCheckpointCallback(BaseCallback):
 
     def evaluate(self, model: MaskablePPO | None = None) -> None:
         """Play the evaluation bots; ``model`` is given before training starts (no logger yet)."""
-        c = self.config
         during_training = model is None
         model = model or self.model
-        agent = frozen_actor(model)
-        bots = bot_list(c.eval_bots)
-        rows = evaluate_against_bots(agent, bots, c.eval_rules(), hands=c.eval_hands, seed=c.eval_seed)
-        for row in rows:
-            row["step"] = model.num_timesteps
-            row["minutes"] = self.minutes_before + (time.time() - self.started) / 60
-            self.history.append(row)
-            if during_training:
-                self.logger.record(f"eval/{row['bot']}_score_diff", row["mean_diff"])
-                self.logger.record(f"eval/{row['bot']}_win_rate", row["win_rate"])
-            if row["bot"] == c.best_bot() and row["mean_diff"] > self.best_diff:
-                self.best_diff = row["mean_diff"]
-                model.save(self.run_dir / "best.zip")
-                (self.run_dir / "best.json").write_text(json.dumps(row, indent=1), encoding="utf-8")
-        (self.run_dir / "history.json").write_text(json.dumps(self.history, indent=1), encoding="utf-8")
-
-    def save(self, path: Path) -> None:
-        self.model.save(path)
-        self.model.save(self.run_dir / "latest.zip")
+        rows, self.best_diff = periodic_evaluation(
+            frozen_actor(model),
+            self.config,
+            self.history,
+            model.num_timesteps,
+            self.started,
+            self.best_diff,
+            lambda: model.save(self.run_dir / "best.zip"),
+            self.minutes_before,
+        )
+        for row in rows if during_training else ():
+            self.logger.record(f"eval/{row['bot']}_score_diff", row["mean_diff"])
+            self.logger.record(f"eval/{row['bot']}_win_rate", row["win_rate"])
 
 
 def _load_previous(config: TrainConfig, pool: OpponentPool) -> list[dict]:
@@ -326,35 +296,20 @@ def train(config: TrainConfig) -> TrainResult:
             tb_log_name="ppo",
         )
     seconds = time.time() - started
-    trained = model.num_timesteps - start_steps
+    steps = int(model.num_timesteps)
+    trained = steps - start_steps
     final = run_dir / "final.zip"
     model.save(final)
     model.save(run_dir / "latest.zip")
-    if config.eval_every and (not history or history[-1]["step"] != model.num_timesteps):
+    if config.eval_every and (not history or history[-1]["step"] != steps):
         periodic.evaluate()  # the curve's last point
     report = None
     if config.final_eval_hands:
-        agent = frozen_actor(model)
-        bots = bot_list(config.final_eval_bots)
-        report = write_report(
-            agent,
-            bots,
-            config.eval_rules(),
-            hands=config.final_eval_hands,
-            seed=config.eval_seed + 10_000_000,
-            run_dir=run_dir,
-            extra={
-                "timesteps": int(model.num_timesteps),
-                "train_seconds": round(seconds, 1),
-                "train_steps_per_second": round(trained / max(seconds, 1e-9), 1),
-            },
-        )
+        report = write_report(frozen_actor(model), config, steps, trained, seconds)
     if history:
         plot_learning_curve(history, run_dir / "learning_curve.png")
     env.close()
-    return TrainResult(
-        run_dir, final, int(model.num_timesteps), seconds, trained / max(seconds, 1e-9), report
-    )
+    return TrainResult(run_dir, final, steps, seconds, trained / max(seconds, 1e-9), report)
 
 
 def summary(result: TrainResult, best: str = "best.zip") -> str:

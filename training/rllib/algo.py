@@ -14,13 +14,12 @@ learner and every env runner.
 from __future__ import annotations
 
 import copy
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 from ray.rllib.algorithms.algorithm import Algorithm
 from ray.rllib.algorithms.ppo import PPOConfig
-from ray.rllib.core import COMPONENT_LEARNER, COMPONENT_LEARNER_GROUP, COMPONENT_RL_MODULE, DEFAULT_MODULE_ID
+from ray.rllib.core import COMPONENT_LEARNER, COMPONENT_RL_MODULE, DEFAULT_MODULE_ID
 from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 
 from ..config import TrainConfig
@@ -118,14 +117,3 @@ def add_snapshot(algo: Algorithm, name: str, state: dict[str, Any], seed: int = 
     local = algo.config.num_env_runners == 0
     held = algo.env_runner_group.foreach_env_runner(add, local_env_runner=local)
     return int(min(held)) if held else 0
-
-
-def module_path(checkpoint: str | Path) -> Path:
-    """The learner's RLModule folder inside an algorithm checkpoint."""
-    return (
-        Path(checkpoint)
-        / COMPONENT_LEARNER_GROUP
-        / COMPONENT_LEARNER
-        / COMPONENT_RL_MODULE
-        / DEFAULT_MODULE_ID
-    )

@@ -1,37 +1,24 @@
 """The training environment RLlib's env runners step: one vectorised env over the batched engine.
 
-:class:`PoolVectorEnv` is a :class:`gymnasium.vector.VectorEnv` of ``num_envs``
-games held in a few :class:`~kanaszta_env.engine.GameBatch` es (the *slots*). In
-every game the learner's seat is ``"external"`` (its actions come from RLlib);
-the other seats are played inside the step by the slot's opponent, drawn from
-an :class:`~training.opponents.OpponentPool` (bots and frozen snapshots of the
-learner) — so from RLlib's side this is a single-agent env whose "agent" is
-the learner, and a step is one compiled engine call per slot, not one Python
-object per game. An RLlib env runner gets it through the ``vector_entry_point``
-of :func:`register` (``gym_env_vectorize_mode="vector_entry_point"``).
+:class:`PoolVectorEnv` is a :class:`gymnasium.vector.VectorEnv` of ``num_envs`` games held in a
+few :class:`~kanaszta_env.engine.GameBatch` es (the *slots*), each slot against an opponent drawn
+from an :class:`~training.opponents.OpponentPool`, so RLlib sees a single-agent env whose step is
+one compiled engine call per slot (``docs/rllib.md``, Design: the seats, the
+``vector_entry_point`` of :func:`register`, one flat vector rather than a ``Dict``). Every game of
+the package trains here: the rules give the action count, the observation size and
+(:data:`training.shaping_games.POTENTIALS`) the shaping.
 
-Every game of the package trains here: the rules name the game, which gives the
-action count, the observation size and (:data:`training.shaping_games.POTENTIALS`)
-the shaping; in a partnership game the learner's partners are copies of him, as in
-:class:`~kanaszta_env.envs.KanasztaVecEnv`.
-
-Observations are one float32 vector per game: the encoded view ``(D,)``, with
-``hint`` (``TrainConfig.hint``) the bot's one-hot choice ``(A,)`` of :mod:`agents.hinted`
-(as the local trainer's :class:`~training.hinted_env.HintedVecEnv` appends it), then
-the legal-action mask ``(A,)``, one flag per action of the game
-(:class:`MaskedObservationSpace`; the mask is applied by :mod:`training.rllib.module`).
-One flat array rather than a ``Dict`` of two: one array per step through RLlib's
-connectors and episodes (the benchmark showed no clear difference between the two
-on this machine). Rewards are those of the local trainer: the hand-score difference
-times ``reward_scale``, ``±win_bonus`` for a hand won or lost, minus ``step_cost``,
-plus the potential-based shaping of the game (``training/games/<game>/shaping.py``);
-a turn-limit truncation ends the episode as a termination unless
+Observations are one float32 vector per game: the encoded view ``(D,)``, with ``hint`` the bot's
+one-hot choice ``(A,)`` of :mod:`agents.hinted` (as :class:`~training.hinted_env.HintedVecEnv`
+appends it), then the legal-action mask ``(A,)`` (:class:`MaskedObservationSpace`; applied by
+:mod:`training.rllib.module`). Rewards are the local trainer's: the hand-score difference times
+``reward_scale``, ``±win_bonus`` for a hand won or lost, minus ``step_cost``, plus the game's
+potential-based shaping; a turn-limit truncation ends the episode as a termination unless
 ``bootstrap_truncation`` (as in :class:`training.games.diszitett.shaping.ShapedReward`).
 
-Autoreset follows gymnasium's ``NEXT_STEP`` mode, which RLlib's
-``SingleAgentEnvRunner`` expects: the step that ends a hand returns the
-learner's last observation of it; the next step ignores that game's action,
-deals it again and returns the first observation of the new hand (reward 0).
+Autoreset follows gymnasium's ``NEXT_STEP`` mode, which RLlib's ``SingleAgentEnvRunner`` expects:
+the step that ends a hand returns the learner's last observation of it; the next step ignores that
+game's action, deals it again and returns the first observation of the new hand (reward 0).
 
 Deals: game ``i`` of slot ``k`` reset with seed ``s`` (RLlib: the config's seed
 plus the env runner's index) plays the seeds
@@ -135,9 +122,7 @@ class PoolVectorEnv(gym.vector.VectorEnv):
         hint: str = "",
     ) -> None:
         slots = max(1, min(slots, num_envs))
-        self.num_envs = num_envs
-        self.rules = rules
-        self.pool = pool
+        self.num_envs, self.rules, self.pool = num_envs, rules, pool
         self.single_observation_space = observation_space(rules, hint)
         self.obs_size = observation_size(rules)  # the plain view: what potentials and bots read
         self.hint_bot = hint_bot(hint, rules) if hint else None
@@ -176,10 +161,6 @@ class PoolVectorEnv(gym.vector.VectorEnv):
         """A new pool draw for every slot; their names."""
         for opp in self.opponents:
             opp.agent = self.pool.sample()
-        return self.opponent_names
-
-    @property
-    def opponent_names(self) -> list[str]:
         return [opp.agent.name for opp in self.opponents]
 
     def add_snapshot(self, agent: Any) -> int:
@@ -271,23 +252,6 @@ class PoolVectorEnv(gym.vector.VectorEnv):
         pass
 
 
-def env_settings(config: Any) -> dict[str, Any]:
-    """The keyword arguments of :class:`PoolVectorEnv` a :class:`~training.config.TrainConfig` gives."""
-    return {
-        "slots": config.opponent_slots,
-        "resample_every": config.n_steps,
-        "seed": config.seed,
-        "reward_scale": config.reward_scale,
-        "win_bonus": config.win_bonus,
-        "step_cost": config.step_cost,
-        "shaping": config.shaping,
-        "potential": POTENTIALS[config.rules().game.name](config.rules(), config),
-        "gamma": config.gamma,
-        "bootstrap_truncation": config.bootstrap_truncation,
-        "hint": config.hint,
-    }
-
-
 def make_env(env_config: dict[str, Any]) -> PoolVectorEnv:
     """RLlib's env creator: ``env_config`` holds ``"train"`` (a TrainConfig as a dict) and,
     from the env runner, ``num_envs``."""
@@ -297,7 +261,12 @@ def make_env(env_config: dict[str, Any]) -> PoolVectorEnv:
     rules = config.rules()
     pool = OpponentPool.of_config(config)
     num_envs = int(env_config.get("num_envs", config.num_envs))
-    return PoolVectorEnv(num_envs, rules, pool, **env_settings(config))
+    same = "seed reward_scale win_bonus step_cost shaping gamma bootstrap_truncation hint"
+    settings = {name: getattr(config, name) for name in same.split()}  # the TrainConfig fields of these names
+    settings["potential"] = POTENTIALS[rules.game.name](rules, config)
+    return PoolVectorEnv(
+        num_envs, rules, pool, slots=config.opponent_slots, resample_every=config.n_steps, **settings
+    )
 
 
 def register() -> str:

@@ -1,23 +1,14 @@
 """The masked actor-critic RLModule of the RLlib backend (RLlib's new API stack, torch).
 
-Input: the observation-and-mask vectors of :mod:`training.rllib.env`
-(:class:`~training.rllib.env.MaskedObservationSpace`: the encoded view, the
-bot's hint if the run has one, then one legal-action flag per action of the game).
-The observation goes through the count features of :mod:`training.features`
-(the same input as the local trainer's network), then two separate MLPs of
-``net_arch`` (policy and value, as the local trainer's ``net_arch``); the
-logits of illegal actions are pushed to a large negative number
-(``logits + max(log(mask), FLOAT_MIN)``, so a row without any legal action —
-the last observation of a finished hand — stays finite instead of NaN).
-
-``model_config``: ``net_arch`` (list of hidden sizes), ``count_features`` (bool).
-
-The layers are those of the local trainer's MaskablePPO policy with the same
-``net_arch`` (``features -> pi -> logits``, ``features -> vf -> value``), so
-:func:`training.rllib.warm_start.module_state` copies an imitation-fitted SB3
-policy in one to one, and :meth:`MaskedActorCritic.to_agent` exports the actor
-as the local trainer's :class:`~agents.numpy_policy.NumpyPolicy` (in a
-:class:`~agents.hinted.HintedPolicy` when hinted).
+Input: the observation-and-mask vectors of :mod:`training.rllib.env` (the view, the hint if the
+run has one, the legal-action flags). The observation goes through the count features of
+:mod:`training.features`, then separate policy and value MLPs of ``net_arch``
+(``model_config``: ``net_arch``, ``count_features``), as the local trainer's network; illegal
+logits get ``logits + max(log(mask), FLOAT_MIN)``, finite even on a row without a legal action
+(the last observation of a finished hand). Being the local trainer's layers, an imitation-fitted
+SB3 policy copies in one to one (:func:`training.rllib.warm_start.module_state`) and
+:meth:`MaskedActorCritic.to_agent` exports the actor as the local trainer's
+:class:`~agents.numpy_policy.NumpyPolicy` (in a :class:`~agents.hinted.HintedPolicy` when hinted).
 """
 
 from __future__ import annotations

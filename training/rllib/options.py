@@ -8,15 +8,8 @@ and how wide it runs. In a TOML file they sit in an ``[rllib]`` table::
     [rllib]
     num_env_runners = 2
 
-How the TrainConfig fields map onto RLlib: ``num_envs`` games per env runner
-(one vectorised env each), ``n_steps`` the rollout fragment, so a training
-batch is ``num_envs * n_steps * max(1, num_env_runners)`` learner decisions,
-split over the learners; ``batch_size`` is the minibatch, ``n_epochs``,
-``learning_rate``, ``gamma``, ``gae_lambda``, ``clip_range``, ``ent_coef``,
-``vf_coef``, ``max_grad_norm`` the PPO settings of the same meaning; ``hint`` and
-the imitation warm start (``warm_start*``) as the local trainer's
-(:mod:`training.rllib.warm_start`). Not supported by this backend: ``anneal_lr``,
-``target_kl`` and the TensorBoard logs (RLlib's own metrics go to ``progress.jsonl``).
+How the TrainConfig fields map onto RLlib (and which this backend does not support): the
+table of ``docs/rllib.md``.
 """
 
 from __future__ import annotations
@@ -29,7 +22,9 @@ from typing import Any
 
 import tomllib
 
-from kanaszta_env.cli import bounded_int
+from kanaszta_env.cli import bounded_int, field_docs
+
+from ..config import layered
 
 
 @dataclass
@@ -65,7 +60,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "cluster (--address; needs pip install -e '.[ray]'; see docs/rllib.md)",
     )
     group = parser.add_argument_group("RLlib backend (--backend rllib)")
-    docs = _docs()
+    docs = field_docs(RLlibOptions)
     for f in dataclasses.fields(RLlibOptions):
         flag = "--" + f.name.replace("_", "-")
         kind = str if isinstance(f.default, str) else bounded_int(0)
@@ -74,29 +69,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         )
 
 
-def _docs() -> dict[str, str]:
-    import ast
-    import inspect
-    import itertools
-
-    tree = ast.parse(inspect.getsource(RLlibOptions))
-    out = {}
-    for node, after in itertools.pairwise(tree.body[0].body):  # type: ignore[attr-defined]
-        if isinstance(node, ast.AnnAssign) and isinstance(after, ast.Expr):
-            out[node.target.id] = str(after.value.value)  # type: ignore[union-attr,attr-defined]
-    return out
-
-
 def parse_options(args: argparse.Namespace) -> RLlibOptions:
     """Defaults, then the ``[rllib]`` table of ``--config``, then the flags given."""
-    values: dict[str, Any] = {}
-    if getattr(args, "config", None):
-        values.update(load_toml(args.config))
-    for f in dataclasses.fields(RLlibOptions):
-        given = getattr(args, f.name, None)
-        if given is not None:
-            values[f.name] = given
-    return RLlibOptions(**values).validate()
+    return layered(RLlibOptions, args, load_toml).validate()
 
 
 def load_toml(path: str | Path) -> dict[str, Any]:

@@ -9,19 +9,13 @@ checkpoint every ``checkpoint_every``, an evaluation against the bots every
 ``eval_every`` — until ``total_timesteps`` or ``max_minutes``; then the final
 checkpoint, report and learning curve.
 
-Run folder (as the local trainer's where they overlap)::
-
-    config.json         the TrainConfig of the run; rllib.json: the RLlib options
-    env_runners.json    the node (id, IP) each remote env runner runs on
-    latest/ final/      algorithm checkpoints (Algorithm.save_to_path), also step_*/ ;
-                        each load as an agent: make_agent("rllib:RUN_DIR/final") (without a hint)
-    best/ best.json     the checkpoint of the best periodic evaluation against best_by
-    snapshots/*.npz     frozen learners of the self-play league (weights)
-    warm_start.json     the imitation warm start: decisions recorded, fit losses, teacher agreement
-    progress.jsonl      one line per training iteration (decisions, decisions/s, returns, losses)
-    history.json        periodic evaluations against the bots (step 0: the imitation policy)
-    report.json/.md     final evaluation (score difference, win rate, Elo)
-    learning_curve.png  evaluation score difference and win rate over training steps
+Run folder: the local trainer's (:mod:`training.train`: ``config.json``, ``snapshots/*.npz`` of
+weights, ``warm_start.json``, ``history.json``, ``best.json``, ``report.json/.md``,
+``learning_curve.png``), with algorithm checkpoints (``Algorithm.save_to_path``) as folders
+``latest/ final/ step_*/ best/`` — each loads as an agent, ``make_agent("rllib:RUN_DIR/final")``
+(without a hint) — and ``rllib.json`` (the RLlib options), ``env_runners.json`` (the node, id
+and IP, of each remote env runner), ``progress.jsonl`` (one line per training iteration:
+decisions, decisions/s, returns, losses).
 
 ``--resume RUN_DIR/latest`` restores the algorithm (weights, optimiser,
 counters) and the league snapshots of that run and trains on (with the same ``hint``).
@@ -44,8 +38,8 @@ from gymnasium import spaces
 
 from agents.base import Agent
 
-from ..config import TrainConfig, bot_list, parse_weights, save_config
-from ..evaluate import evaluate_against_bots, plot_learning_curve, write_report
+from ..config import TrainConfig, parse_weights, save_config
+from ..evaluate import periodic_evaluation, plot_learning_curve, write_report
 from ..train import TrainResult
 from .env import num_actions, observation_space
 from .options import RLlibOptions
@@ -98,24 +92,6 @@ def driver_module(config: TrainConfig, state: dict[str, Any] | None = None) -> A
 def driver_agent(config: TrainConfig, state: dict[str, Any], name: str) -> Agent:
     """The learner's weights ``state`` as a greedy agent (hinted policies add their hint)."""
     return driver_module(config, state).to_agent(name)
-
-
-def _iteration_row(result: dict, steps: int, seconds: float, dt: float, sampled: int) -> dict:
-    from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, EPISODE_RETURN_MEAN, LEARNER_RESULTS
-
-    runners = result.get(ENV_RUNNER_RESULTS, {})
-    learner = result.get(LEARNER_RESULTS, {}).get("default_policy", {})
-    row = {
-        "step": steps,
-        "minutes": round(seconds / 60, 3),
-        "decisions": sampled,
-        "decisions_per_s": round(sampled / max(dt, 1e-9), 1),
-        "episode_return_mean": runners.get(EPISODE_RETURN_MEAN),
-    }
-    for key in ("policy_loss", "vf_loss", "entropy", "mean_kl_loss", "vf_explained_var"):
-        if key in learner:
-            row[key] = float(learner[key])
-    return {k: (float(v) if isinstance(v, np.floating) else v) for k, v in row.items()}
 
 
 def _start_run_dir(config: TrainConfig, options: RLlibOptions) -> Path:
@@ -176,59 +152,25 @@ def _restore(algo, config: TrainConfig, run_dir: Path, snapshot_dir: Path) -> tu
     return steps, json.loads(old.read_text(encoding="utf-8")) if old.exists() else []
 
 
-def _evaluate(
-    algo, config: TrainConfig, history: list[dict], steps: int, started: float, best: float, save
-) -> float:
-    """A periodic evaluation against ``config.eval_bots``, appended to ``history``; saves ``best``
-    on a new top score against the best-by bot. Returns the top score so far."""
-    from .algo import learner_state
-
-    run_dir = Path(config.run_dir)
-    agent = driver_agent(config, learner_state(algo), "rllib")
-    rows = evaluate_against_bots(
-        agent, bot_list(config.eval_bots), config.eval_rules(), hands=config.eval_hands, seed=config.eval_seed
-    )
-    for row in rows:
-        row["step"] = steps
-        row["minutes"] = (time.time() - started) / 60
-        history.append(row)
-        print(f"eval at {steps:,}: {row['mean_diff']:+.1f} vs {row['bot']}, win rate {row['win_rate']:.3f}")
-        if row["bot"] == config.best_bot() and row["mean_diff"] > best:
-            best = row["mean_diff"]
-            save("best")
-            (run_dir / "best.json").write_text(json.dumps(row, indent=1), encoding="utf-8")
-    (run_dir / "history.json").write_text(json.dumps(history, indent=1), encoding="utf-8")
-    return best
-
-
-def _final_report(algo, config: TrainConfig, steps: int, trained: int, seconds: float) -> dict:
-    """The final evaluation against ``config.final_eval_bots`` (report.json / report.md)."""
-    from .algo import learner_state
-
-    agent = driver_agent(config, learner_state(algo), "rllib")
-    return write_report(
-        agent,
-        bot_list(config.final_eval_bots),
-        config.eval_rules(),
-        hands=config.final_eval_hands,
-        seed=config.eval_seed + 10_000_000,
-        run_dir=Path(config.run_dir),
-        extra={
-            "timesteps": steps,
-            "train_seconds": round(seconds, 1),
-            "train_steps_per_second": round(trained / max(seconds, 1e-9), 1),
-            "backend": "rllib",
-        },
-    )
-
-
 def _log_iteration(progress: Any, result: dict, steps: int, started: float, seconds: float) -> int:
     """Write a training iteration's row to ``progress.jsonl`` and a line to the console;
     returns the decisions it sampled (``steps``: the count before it)."""
-    from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, NUM_ENV_STEPS_SAMPLED
+    from ray.rllib.utils import metrics
 
-    sampled = int(result.get(ENV_RUNNER_RESULTS, {}).get(NUM_ENV_STEPS_SAMPLED, 0))
-    row = _iteration_row(result, steps + sampled, time.time() - started, seconds, sampled)
+    runners = result.get(metrics.ENV_RUNNER_RESULTS, {})
+    learner = result.get(metrics.LEARNER_RESULTS, {}).get("default_policy", {})
+    sampled = int(runners.get(metrics.NUM_ENV_STEPS_SAMPLED, 0))
+    row = {
+        "step": steps + sampled,
+        "minutes": round((time.time() - started) / 60, 3),
+        "decisions": sampled,
+        "decisions_per_s": round(sampled / max(seconds, 1e-9), 1),
+        "episode_return_mean": runners.get(metrics.EPISODE_RETURN_MEAN),
+    }
+    for key in ("policy_loss", "vf_loss", "entropy", "mean_kl_loss", "vf_explained_var"):
+        if key in learner:
+            row[key] = float(learner[key])
+    row = {k: (float(v) if isinstance(v, np.floating) else v) for k, v in row.items()}
     progress.write(json.dumps(row) + "\n")
     progress.flush()
     print(
@@ -240,7 +182,7 @@ def _log_iteration(progress: Any, result: dict, steps: int, started: float, seco
 
 def train_rllib(config: TrainConfig, options: RLlibOptions) -> TrainResult:
     """Train as ``config`` and ``options`` say; write checkpoints and reports to ``config.run_dir``."""
-    from .algo import build_ppo_config
+    from .algo import build_ppo_config, learner_state
 
     if config.privileged_critic:  # the RLlib module has one input for actor and critic
         raise ValueError("privileged_critic is an option of the local trainer, not of --backend rllib")
@@ -266,7 +208,7 @@ def train_rllib(config: TrainConfig, options: RLlibOptions) -> TrainResult:
     next_snapshot = steps
     next_ckpt = steps + config.checkpoint_every if config.checkpoint_every else 1 << 62
     next_eval = steps + config.eval_every if config.eval_every else 1 << 62
-    best_diff = float("-inf")
+    best = float("-inf")  # the top score against the best-by bot so far
     limit = config.max_minutes * 60
 
     def save(name: str) -> Path:
@@ -276,8 +218,11 @@ def train_rllib(config: TrainConfig, options: RLlibOptions) -> TrainResult:
         return path
 
     def evaluate() -> None:
-        nonlocal best_diff
-        best_diff = _evaluate(algo, config, history, steps, started, best_diff, save)
+        nonlocal best
+        agent = driver_agent(config, learner_state(algo), "rllib")
+        rows, best = periodic_evaluation(agent, config, history, steps, started, best, lambda: save("best"))
+        for r in rows:
+            print(f"eval at {steps:,}: {r['mean_diff']:+.1f} vs {r['bot']}, win rate {r['win_rate']:.3f}")
 
     if config.warm_start and not config.resume and config.eval_every:
         evaluate()  # the curve's first point: the imitation policy before PPO
@@ -303,11 +248,10 @@ def train_rllib(config: TrainConfig, options: RLlibOptions) -> TrainResult:
         save("latest")
         if config.eval_every and (not history or history[-1]["step"] != steps):
             evaluate()
-        report = (
-            _final_report(algo, config, steps, steps - start_steps, seconds)
-            if config.final_eval_hands
-            else None
-        )
+        report = None
+        if config.final_eval_hands:
+            agent = driver_agent(config, learner_state(algo), "rllib")
+            report = write_report(agent, config, steps, steps - start_steps, seconds, backend="rllib")
         if history:
             plot_learning_curve(history, run_dir / "learning_curve.png")
     finally:

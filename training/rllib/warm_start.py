@@ -1,15 +1,11 @@
 """The imitation warm start of the RLlib backend: the local trainer's, copied into the RLModule.
 
-:func:`imitation_model` runs :func:`training.train.warm_start` unchanged (the local
-trainer's environment with the same pool, rewards and hint, a MaskablePPO of the
-run's ``net_arch`` and ``count_features``, the teacher's play fitted for
-``warm_start_epochs`` in ``warm_start_rounds`` rounds with ``warm_start_smoothing``)
-and returns the fitted model; :func:`module_state` gives its weights as a
-:class:`~training.rllib.module.MaskedActorCritic` state. The two networks match
-layer for layer: the same parameter-free input (the view, the hint, the count
-features), then separate policy and value MLPs of ``net_arch`` with ``tanh``;
+:func:`imitation_model` runs :func:`training.train.warm_start` unchanged (the local trainer's
+environment, pool, rewards and hint; a MaskablePPO of the run's ``net_arch`` and
+``count_features``) and returns the fitted model; :func:`module_state` gives its weights as a
+:class:`~training.rllib.module.MaskedActorCritic` state. The two networks match layer for layer:
 SB3's ``mlp_extractor.policy_net`` and ``action_net`` are the module's ``pi``,
-``mlp_extractor.value_net`` and ``value_net`` its ``vf``.
+``mlp_extractor.value_net`` and ``value_net`` its ``vf`` (both ``tanh`` MLPs).
 """
 
 from __future__ import annotations

@@ -113,13 +113,8 @@ class ScoreEstimate:
         out_readiness: float = 0.0,
         dead_end: float = 0.0,
     ) -> None:
-        self.rules = rules
-        self.players = rules.num_players
-        self.scale = scale
-        self.hand_weight = hand_weight
-        self.canasta_progress = canasta_progress
-        self.out_readiness = out_readiness
-        self.dead_end = dead_end
+        self.rules, self.players, self.scale, self.hand_weight = rules, rules.num_players, scale, hand_weight
+        self.canasta_progress, self.out_readiness, self.dead_end = canasta_progress, out_readiness, dead_end
 
     def _views(self, obs: np.ndarray) -> tuple[View, np.ndarray, np.ndarray]:
         v = decode(obs, self.rules)
@@ -200,12 +195,8 @@ class ShapedReward(VecEnvWrapper):
         step_cost: float = 0.0,
     ) -> None:
         super().__init__(venv)
-        self.win_bonus = win_bonus
-        self.step_cost = step_cost
-        self.potential = potential
-        self.coef = coef
-        self.gamma = gamma
-        self.bootstrap_truncation = bootstrap_truncation
+        self.potential, self.coef, self.gamma = potential, coef, gamma
+        self.bootstrap_truncation, self.win_bonus, self.step_cost = bootstrap_truncation, win_bonus, step_cost
         self._phi = np.zeros(venv.num_envs)
 
     def reset(self) -> np.ndarray:
