@@ -313,7 +313,9 @@ def test_web_play(table: tuple[str, int], client: Any) -> None:
     sid, state = doc["session"], doc["state"]
     assert (state["rules"]["game"], state["rules"]["players"]) == table and state["table"]["viewer"] == seat
     if state["your_turn"]:  # (not so when his seat sits the hand out: sk with five players)
-        assert [p["hand"] is None for p in state["table"]["players"]] == [q != seat for q in range(table[1])]
+        players = state["table"]["players"]
+        assert [p["hand"] is None for p in players] == [q != seat for q in range(table[1])]
+        assert len(players[seat]["hand"]) == players[seat]["hand_size"]
     rng, moves = random.Random(0), []
     while state["your_turn"]:
         moves.append(rng.choice(state["legal"]["names"]))
