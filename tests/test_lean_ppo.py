@@ -186,7 +186,7 @@ def test_update_moves_the_network_alike_with_features_extracted_once_or_per_mini
         monkeypatch.setattr(lean, "_fixed_features", lambda policy, once=once: once)
         model.policy.load_state_dict(start[0])
         model.policy.optimizer.load_state_dict(start[1])
-        torch.manual_seed(5)  # the same minibatches
+        model.minibatch_generator.manual_seed(5)  # the same minibatches
         model.train()
         networks.append([p.detach().clone() for p in model.policy.parameters()])
     assert any(not torch.equal(a, b) for a, b in zip(networks[0], start[0].values(), strict=False))

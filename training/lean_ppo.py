@@ -138,6 +138,7 @@ class LeanMaskablePPO(MaskablePPO):
     def __init__(self, *args: Any, update_threads: int = 0, overlap: bool = False, **kwargs: Any) -> None:
         self.update_threads = update_threads
         self.overlap = overlap
+        self.minibatch_generator = torch.Generator()  # seeded by set_random_seed
         super().__init__(*args, **kwargs)
         self._lean: dict[str, torch.Tensor] = {}
         self._spare: dict[str, torch.Tensor] = {}  # the other rollout's tensors (overlap)
@@ -146,8 +147,19 @@ class LeanMaskablePPO(MaskablePPO):
         self._outcome: dict[str, Any] = {}
 
     def _excluded_save_params(self) -> list[str]:
-        # rollout tensors, the learner copy and the update thread stay out of checkpoints
-        return [*super()._excluded_save_params(), "_lean", "_spare", "_learner", "_pending", "_outcome"]
+        # rollout tensors, the learner copy, the update thread and its generator stay out of checkpoints
+        hidden = ["_lean", "_spare", "_learner", "_pending", "_outcome", "minibatch_generator"]
+        return [*super()._excluded_save_params(), *hidden]
+
+    def set_random_seed(self, seed: int | None = None) -> None:
+        """SB3's seeding, and the update's own generator of minibatch orders: the overlapped
+        update runs beside collection, whose draws use torch's global generator, so sharing that
+        one would make a run depend on the threads' timing."""
+        super().set_random_seed(seed)
+        if seed is None:
+            self.minibatch_generator.seed()
+        else:
+            self.minibatch_generator.manual_seed(seed)
 
     def save(self, path: str | Path, *args: Any, **kwargs: Any) -> None:  # type: ignore[override]
         """Save after any running update has been taken in (the acting network is saved)."""
@@ -310,7 +322,7 @@ class LeanMaskablePPO(MaskablePPO):
         reused: dict[str, torch.Tensor] = {}  # the minibatch tensors, refilled
         for _ in range(self.n_epochs):
             logs["epochs"].append(1.0)
-            for idx in torch.randperm(total).split(self.batch_size):
+            for idx in torch.randperm(total, generator=self.minibatch_generator).split(self.batch_size):
                 stats = self._minibatch(policy, _rows(flat, idx, reused), clip)
                 for k, v in stats.items():
                     logs[k].append(v)

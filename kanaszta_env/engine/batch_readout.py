@@ -125,6 +125,12 @@ class BatchReadout:
         return out
 
     @property
+    def deal_seeds(self) -> np.ndarray:
+        """(N,) uint64 seed each game's current hand was dealt from (a copy); an automatic
+        reset deals game ``i``'s next hand from ``deal_seeds[i] + N``."""
+        return self._seats.seeds.copy()
+
+    @property
     def has_reset(self) -> bool:
         """Whether the games were dealt (or adopted) at least once."""
         return self._has_reset

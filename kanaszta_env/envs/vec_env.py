@@ -17,7 +17,9 @@ numba call plus the assembly of SB3's ``infos``). The SB3 contract:
 
 Seeds: after ``seed(s)``, game ``i`` plays the core deals ``s + i``,
 ``s + i + N``, ``s + i + 2N``, … — the same deals as the AEC env's
-``reset(seed=s + i + k * N)``.
+``reset(seed=s + i + k * N)``. A later ``reset()`` without a new seed goes on with
+each game's sequence (as a seeded Gymnasium env goes on with its generator); before
+any seed, ``reset()`` draws fresh entropy.
 """
 
 from __future__ import annotations
@@ -144,7 +146,9 @@ class KanasztaVecEnv(VecEnv):
 
     # --- the VecEnv contract ------------------------------------------------------
     def reset(self) -> np.ndarray:
-        if self._seeds[0] is None:
+        if self._seeds[0] is None and self._games.has_reset:  # go on with each game's deals
+            seeds = self._games.deal_seeds + np.uint64(self.num_envs)
+        elif self._seeds[0] is None:
             base = int(np.random.SeedSequence().generate_state(1, np.uint64)[0] >> np.uint64(2))
             seeds = base + np.arange(self.num_envs, dtype=np.uint64)
         else:

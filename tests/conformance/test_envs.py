@@ -406,14 +406,20 @@ def test_vecenv_matches_aec_trajectories(table) -> None:
 
 
 def test_vecenv_random_opponents_are_deterministic_per_seed(table) -> None:
-    """After seed(s) the VecEnv with random opponents plays the same games every time."""
+    """After seed(s) the VecEnv with random opponents plays the same games every time, also
+    after a later reset() without a seed, which deals each game's next hand (SB3 resets again
+    when learning starts after a warm start)."""
 
     def run() -> list[np.ndarray]:
         venv = vec_env(4, **table.kw(max_turns=5))
         venv.seed(9)
-        venv.reset()
+        first = venv.reset()
         steps = (venv.step(venv.action_masks().argmax(axis=1)) for _ in range(40))
-        return [obs.sum(axis=1) + rewards for obs, rewards, _, _ in steps]
+        played = [obs.sum(axis=1) + rewards for obs, rewards, _, _ in steps]
+        next_deals = venv._games.deal_seeds + np.uint64(4)
+        again = venv.reset()
+        assert (venv._games.deal_seeds == next_deals).all() and not np.array_equal(first, again)
+        return [*played, again.sum(axis=1)]
 
     np.testing.assert_array_equal(run(), run())
     assert isinstance(RandomPolicy(0)(np.zeros((2, 3)), np.eye(2, 5, dtype=bool)), np.ndarray)
