@@ -14,6 +14,7 @@ from collections import Counter
 import numpy as np
 from conformance.positions import assert_round_trip, assert_same_game
 from test_turkish_position_invalid import example, take
+from turkish_helpers import meld, play, table
 
 from kanaszta_env import GameBatch, Rules
 from kanaszta_env.cards import NUM_TYPES, parse_cards
@@ -245,3 +246,25 @@ def test_going_out_round_trips_and_ends_the_hand() -> None:
     partner = sum(VALUE[t] for t in parse_cards(over["players"][2]["hand"]))
     # T14: a whole canasta, eight nines, going out, no Fi, the partner's hand
     assert games.summary()["hand_scores"][0] == 200 + 8 * 10 + 50 - 100 - partner
+
+
+def test_a_canasta_completed_in_the_going_out_turn_round_trips() -> None:
+    """T8.2, T13.1: player 0 completes a canasta of queens with his QD and goes out with the
+    5S; the finished hand keeps the turn's checkpoint, in which the queens were six, and the
+    canasta's kind fixed at the end of that turn: the position round-trips."""
+    run = meld(0, "AD", "2S", "3D", "4D", "5D", "6D", "7D", "8D", "9D", kind="half")
+    queens = meld(0, "2D", "QS", "QS", "QH", "QD", "QC")
+    both = ({"taker": 1, "used": True}, {"taker": 3, "used": True})
+    games = table(
+        [["QD", "5S"], ["3D"], ["3H"], ["4C"]],
+        ([run, queens], []),
+        phase="meld",
+        fis=both,
+        opened=(True,) + (False,) * 3,
+    )
+    play(games, "add_QD_to_m1", "discard_5S")
+    over = assert_round_trip(games, 0, "(out, the queens completed this turn)")
+    assert over["phase"] == "over" and over["end_reason"] == "out"
+    assert (
+        len(over["checkpoint"]["melds"][1]["cards"]) == 6 and over["pairs"][0]["melds"][1]["kind"] != "none"
+    )
