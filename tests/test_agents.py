@@ -222,11 +222,8 @@ def run_turn(bot: Agent, games: GameBatch, limit: int = 60) -> list[str]:
 @pytest.mark.parametrize("bot_class", [GreedyBot, HeuristicBot])
 def test_r10_6_heart_ace_laid_separately_at_the_opening(bot_class: type) -> None:
     """A bot that opens lays its heart ace on its own (+500), never into the aces group."""
-    doc = position(
-        [seat(["4S"]), seat(["AH", "AS", "AD", "AC", "KS", "KD", "7C", "8D", "9S", "5H"], opened=False)],
-        stock_top=["6C"],
-    )
-    games = load(doc)
+    mover = seat(["AH", "AS", "AD", "AC", "KS", "KD", "7C", "8D", "9S", "5H"], opened=False)
+    games = load(position([seat(["4S"]), mover], stock_top=["6C"]))
     bot = bot_class(games.rules)
     actions = run_turn(bot, games)
     assert "lay_heart_ace" in actions and "meld_AH" not in actions
@@ -237,18 +234,9 @@ def test_r10_6_heart_ace_laid_separately_at_the_opening(bot_class: type) -> None
 def test_r13_3_black_canasta_turned_red() -> None:
     """Holding the two missing naturals, the heuristic turns a black canasta
     (five kings and two wilds) red by moving both wilds into its queens."""
-    doc = position(
-        [
-            seat(["4S"]),
-            seat(
-                ["KS", "KH", "9D", "9C", "5S", "6S", "7D", "8C", "10H", "JD", "QD"],
-                [["KC", "KC", "KD", "KD", "KH", "JK", "2S"], ["QS", "QH", "QC"]],
-                opened=True,
-            ),
-        ],
-        stock_top=["4D"],
-    )
-    games = load(doc)
+    hand = ["KS", "KH", "9D", "9C", "5S", "6S", "7D", "8C", "10H", "JD", "QD"]
+    mover = seat(hand, [["KC", "KC", "KD", "KD", "KH", "JK", "2S"], ["QS", "QH", "QC"]], opened=True)
+    games = load(position([seat(["4S"]), mover], stock_top=["4D"]))
     run_turn(HeuristicBot(games.rules), games)
     kings = games.state.groups[0, 1, 10]
     assert kings[:4].sum() >= 7 and kings[4:].sum() == 0, "the kings must be a red (or gold) canasta"
@@ -280,17 +268,11 @@ def test_greedy_keeps_its_wilds_for_canastas() -> None:
     """Once open, GreedyBot lays groups of naturals but does not spend a wild on
     a pair (that fills the group's only wild place, R10.2): one wild turns its
     aces into a canasta, the other stays in hand."""
-    doc = position(
-        [
-            seat(["4S"]),
-            seat(
-                ["KS", "KD", "JK", "2C", "QS", "QD", "QH", "5C", "6C", "7H", "8D", "9S"],
-                [["AS", "AD", "AC", "AH", "AS", "AD"]],
-            ),
-        ],
-        stock_top=["4D"],
+    mover = seat(
+        ["KS", "KD", "JK", "2C", "QS", "QD", "QH", "5C", "6C", "7H", "8D", "9S"],
+        [["AS", "AD", "AC", "AH", "AS", "AD"]],
     )
-    games = load(doc)
+    games = load(position([seat(["4S"]), mover], stock_top=["4D"]))
     actions = run_turn(GreedyBot(games.rules), games)
     assert "meld_QS" in actions and "meld_KS" not in actions
     assert games.state.groups[0, 1, 0].sum() == 7, "the aces became a canasta"
@@ -301,14 +283,8 @@ def _feeding_position(hand: list[str]) -> dict:
     """Seat 1 to move; seat 0 (next to play) is known to hold two fours and two
     fives (a pickup of a 4 or a 5 is sure, R8.1); the pile holds 12 cards."""
     pile = ["5S", "6D", "8C", "9H", "10S", "JD", "QC", "KH", "4H", "7D", "8S", "6C"]
-    return position(
-        [
-            seat(["4S", "4C", "5D", "5C", "6H", "7C"], [["AS", "AD", "AC"]], known=["4S", "4C", "5D", "5C"]),
-            seat(hand, [["JS", "JH", "JC"]]),
-        ],
-        discard=pile,
-        stock_top=["KD"],
-    )
+    nxt = seat(["4S", "4C", "5D", "5C", "6H", "7C"], [["AS", "AD", "AC"]], known=["4S", "4C", "5D", "5C"])
+    return position([nxt, seat(hand, [["JS", "JH", "JC"]])], discard=pile, stock_top=["KD"])
 
 
 @pytest.mark.parametrize(
@@ -329,10 +305,8 @@ def test_r8_r9_heuristic_neither_feeds_nor_leaves_a_big_pile(hand: list[str], al
 
 def test_r14_greedy_goes_out_when_it_can() -> None:
     """GreedyBot melds its last cards and goes out when it holds a canasta (R14)."""
-    doc = position(
-        [seat(["4S", "4C"]), seat(["9S", "9D", "9H", "5C"], [KINGS, ["QS", "QH", "QC"]])], stock_top=["QD"]
-    )
-    games = load(doc)
+    mover = seat(["9S", "9D", "9H", "5C"], [KINGS, ["QS", "QH", "QC"]])
+    games = load(position([seat(["4S", "4C"]), mover], stock_top=["QD"]))
     run_turn(GreedyBot(games.rules), games)
     assert games.done[0] and int(games.state.out_player[0]) == 1
 

@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
+from conformance.positions import example_position
 
 from kanaszta_env import action_from_name, position
 from kanaszta_env.cards import TYPE_NAMES
@@ -25,13 +26,13 @@ NAMES = (
 
 
 def load(name: str):
-    return position.load((FOLDER / f"{name}.json").read_text())
+    return position.load(example_position(name))
 
 
 @pytest.mark.parametrize("name", NAMES)
 def test_example_loads_and_round_trips(name: str) -> None:
     """Every example is a valid document whose dump is its canonical form."""
-    doc = json.loads((FOLDER / f"{name}.json").read_text())
+    doc = example_position(name)
     games = position.load(doc)
     assert position.dump(games) == position.canonical(doc)
     assert "..." not in json.dumps(doc)  # complete: no abridged card lists

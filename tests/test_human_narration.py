@@ -13,10 +13,10 @@ import json
 import re
 from collections import Counter
 from collections.abc import Iterator
-from pathlib import Path
 
 import numpy as np
 import pytest
+from conformance.positions import example_position
 
 from agents import GreedyBot
 from agents.base import Agent
@@ -44,13 +44,6 @@ class Script(io.TextIOBase):
         if line is None:
             return "" if self.tail is None else self.tail + "\n"
         return line + "\n"
-
-
-POSITIONS = Path(__file__).resolve().parent.parent / "docs" / "positions"
-
-
-def position(name: str) -> dict:
-    return json.loads((POSITIONS / f"{name}.json").read_text())
 
 
 def play(lines: list[str], tail: str | None = None, **kwargs) -> tuple[str, object]:
@@ -161,7 +154,7 @@ def test_variant_2003_01_never_shows_separate_heart_aces() -> None:
 
 
 def test_a_frozen_pile_is_refused_with_the_reason_and_the_draw_names_the_card() -> None:
-    doc = position("frozen-pile")
+    doc = example_position("frozen-pile")
     text, _ = play(["take_pile", "draw", "quit"], start=doc, seat=0)
     assert "take_pile is not legal now: the discard pile is frozen: its top card 3C" in text
     assert "(R9)" in text
@@ -173,7 +166,7 @@ def test_melds_show_the_groups_of_the_turn_and_the_opening_progress() -> None:
     turn's groups and "opening N / 50" are shown without asking for the table,
     and a discard below the minimum is refused with the figures (R12)."""
     lines = ["draw", "meld_7S", "meld_7H", "discard_QD", "meld_JK_to_7", "discard_QD", "withdraw", "quit"]
-    text, _ = play(lines, start=position("pickup-decision"), seat=0)
+    text, _ = play(lines, start=example_position("pickup-decision"), seat=0)
     assert "you laid 7: 7S (new)" in text and "you laid 7: +7H" in text
     assert "this turn: 7: 7S 7H (new) · unfinished (R10.2): 7 2 cards · opening 10 / 50" in text
     assert "discard_QD is not legal now: your groups are not finished: 7 has 2 cards" in text
@@ -184,7 +177,7 @@ def test_melds_show_the_groups_of_the_turn_and_the_opening_progress() -> None:
 
 
 def test_a_pile_pickup_tells_what_came_in() -> None:
-    doc = position("pickup-decision")
+    doc = example_position("pickup-decision")
     lines = ["take_pile"] + ["1"] * 14
     text, _ = play(lines, start=doc, seat=1)
     assert "you took the discard pile of 9 cards with its top card 4D (penalised pickup" in text
@@ -205,7 +198,7 @@ def test_a_pile_pickup_tells_what_came_in() -> None:
     ],
 )
 def test_near_misses_get_a_did_you_mean(typed: str, suggestion: str) -> None:
-    text, _ = play([typed, "quit"], start=position("start-of-hand"), seat=0)
+    text, _ = play([typed, "quit"], start=example_position("start-of-hand"), seat=0)
     assert f"unknown move {typed!r}: {suggestion}" in text
 
 
@@ -213,7 +206,7 @@ def test_a_discard_that_goes_out_asks_for_confirmation() -> None:
     """The discard of the last card ends the hand (R14): "n" keeps the game
     going, "y" (or the move again) plays it; the scoring follows."""
     lines = ["discard_QC", "n", "discard_QC", "discard_QC"]
-    text, game = play(lines, start=position("going-out"), seat=1)
+    text, game = play(lines, start=example_position("going-out"), seat=1)
     assert "discard_QC ends the hand: you went out (R14). Play it?" in text
     assert "discard_QC not played" in text
     assert game.finished and text.count("ends the hand") == 2
@@ -359,7 +352,7 @@ def test_classic_asking_the_partner_and_the_answer_are_told(seat: int, answer: s
     agents = [make_agent("heuristic", rules) for _ in range(4)]
     agents[2] = asker
     opponents = [agents[q] for q in range(4) if q != seat]
-    start = position("classic-may-i-go-out")
+    start = example_position("classic-may-i-go-out")
     text, game = play([answer], tail="1", start=start, seat=seat, opponents=opponents)
     assert game.finished
     relation = "partner" if seat == 0 else "opponent"

@@ -49,7 +49,6 @@ LONG = os.environ.get("KANASZTA_LONG_TESTS") == "1"
 BATCH = 32
 STEPS = 200 if LONG else 45  # batch steps per table and opening minimum
 SEED_RATE = 0.25  # chance that a seeded game's draw state gets a redrawn collection
-SHOWN_MISMATCHES = 3
 
 
 @dataclass

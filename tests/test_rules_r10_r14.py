@@ -246,10 +246,8 @@ def test_r13_1_extend_an_own_group() -> None:
     """R13.1: naturals of the rank and wilds from hand join one's own group."""
     games = melding(["KC", "2C", "9C", "4D"], [["KS", "KH", "KD"]])
     play(games, "meld_KC", "meld_2C_to_K")
-    assert group_of(games, 1, "K") == cards(["KS", "KH", "KD", "KC", "2C"]) and discards(games) == {
-        "9C",
-        "4D",
-    }
+    assert group_of(games, 1, "K") == cards(["KS", "KH", "KD", "KC", "2C"])
+    assert discards(games) == {"9C", "4D"}
 
 
 def test_r13_2_a_lifted_wild_goes_into_another_group_at_once() -> None:
@@ -264,10 +262,8 @@ def test_r13_2_a_lifted_wild_goes_into_another_group_at_once() -> None:
     assert player(games, 1)["hand"] == ["4D", "9C"] and discards(games) == {"9C", "4D"}
     assert "lift_small_from_Q" not in legal(games)
     play(games, "withdraw")
-    assert group_of(games, 1, "K") == cards(["KS", "KH", "KD", "2C"]) and player(games, 1)["hand"] == [
-        "4D",
-        "9C",
-    ]
+    assert group_of(games, 1, "K") == cards(["KS", "KH", "KD", "2C"])
+    assert player(games, 1)["hand"] == ["4D", "9C"]
 
 
 def test_r13_3_black_canasta_keeps_its_wilds_unless_it_turns_red() -> None:

@@ -6,17 +6,15 @@ from it."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
+from conformance.positions import example_position
 
 from kanaszta_env.position import canonical, dump, load
 
-_FOLDER = Path(__file__).resolve().parent.parent / "docs" / "positions"
-
 
 def example() -> dict:
-    return json.loads((_FOLDER / "turkish-opening.json").read_text())
+    return example_position("turkish-opening")
 
 
 # --- invalid documents ------------------------------------------------------------------------

@@ -6,6 +6,7 @@ end of the hand (T13)."""
 from __future__ import annotations
 
 import pytest
+from conformance.positions import example_position
 from turkish_helpers import meld, play, table
 
 from kanaszta_env import position
@@ -53,22 +54,13 @@ def test_t8_2_kind_fixed_at_the_end_of_the_turn(laid, hand, adds, kind):
 
 
 def test_t9_1_opening_needs_45_wild_free_with_a_run():
-    games = position.load(position.canonical(open_doc()))
+    games = position.load(position.canonical(example_position("turkish-opening")))
     play(games, "new_KS", "add_KD_to_m0", "add_KC_to_m0")  # a set of 30, no run
     assert not any(n.startswith("discard_") for n in games.legal_names(0))
     play(games, "new_8H", "add_9H_to_m1", "add_10H_to_m1")  # + a run of 27: 57 with a run
     assert "discard_JC" in games.legal_names(0)
     play(games, "discard_JC")
     assert position.dump(games)["players"][0]["opened"]
-
-
-def open_doc() -> dict:
-    import json
-    from pathlib import Path
-
-    return json.loads(
-        (Path(__file__).resolve().parents[1] / "docs/positions/turkish-opening.json").read_text()
-    )
 
 
 def test_t10_2_layer_off_cannot_lay_new_melds_or_go_out():

@@ -1,14 +1,16 @@
 """What the position tests of every game share (docs/position.md): the state a rule reads,
-a round trip ``dump -> load`` checked in full, and random play biased towards the actions
-that reach every phase. Used by tests/conformance/test_positions.py, by the per-game
-position tests (tests/test_position.py, tests/test_classic_position.py,
-tests/test_turkish_position.py) and by tests that need such play."""
+a round trip ``dump -> load`` checked in full, random play biased towards the actions
+that reach every phase, and the example positions of docs/positions/. Used by
+tests/conformance/test_positions.py, by the per-game position tests (tests/test_position.py,
+tests/test_classic_position.py, tests/test_turkish_position.py) and by tests that need such
+play or an example."""
 
 from __future__ import annotations
 
 import itertools
 import json
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -16,6 +18,9 @@ import numpy as np
 from kanaszta_env import GameBatch, Rules
 from kanaszta_env.engine.kernels import kernels_for
 from kanaszta_env.position import canonical, dump, load
+
+#: the example positions (docs/positions/README.md)
+EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "positions"
 
 #: per game: state fields no rule reads in the phases named (the engine sets them first):
 #: classic's checkpoint outside meld, discard and answer and the turn's start melds of a
@@ -33,6 +38,11 @@ UNREAD: dict[str, dict[str, tuple[str, ...]]] = {
 #: action names random play prefers (weight): pickups and the partner's question reach the
 #: pickup and answer phases, melding reaches canastas, openings and going out
 PREFERRED = (("take_", 20.0), ("ask", 20.0), ("meld_", 4.0), ("new_", 4.0), ("add_", 4.0), ("place_", 4.0))
+
+
+def example_position(name: str) -> dict:
+    """The example position ``docs/positions/<name>.json`` (docs/positions/README.md)."""
+    return json.loads((EXAMPLES / f"{name}.json").read_text())
 
 
 def phase_names(games: GameBatch) -> tuple[str, ...]:
