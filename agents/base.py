@@ -43,6 +43,11 @@ class Agent:
     #: the agent reads ``views=`` when it is given (see the module docstring)
     wants_views = False
 
+    def __init__(self, rules: Rules | None = None) -> None:
+        """Set the agent up for ``rules`` now, if given (:meth:`setup`)."""
+        if rules is not None:
+            self.setup(rules)
+
     def setup(self, rules: Rules) -> None:
         """Called once with the rules of the games the agent is about to play."""
         self.rules = rules
@@ -188,10 +193,8 @@ def play_batch(
             if rows.size == 0:
                 continue
             m = mask[rows]
-            if seen[i] is not None:
-                chosen = agent.act(obs[rows], m, rows * P + movers[rows], views=seen[i])  # type: ignore[call-arg]
-            else:
-                chosen = agent.act(obs[rows], m, rows * P + movers[rows])
+            views_of = {} if seen[i] is None else {"views": seen[i]}  # only to agents that want them
+            chosen = agent.act(obs[rows], m, rows * P + movers[rows], **views_of)
             actions[rows] = check_actions(chosen, m, agent.name, games.action_names)
         decisions[rows_all[active], movers[active]] += 1
         if record:

@@ -85,7 +85,7 @@ def note_phrases(start: Sequence[str], end: Sequence[str]) -> list[str]:
     return out
 
 
-def _plural(n: int, what: str) -> str:
+def plural(n: int, what: str) -> str:
     return f"{n} {what}{'' if n == 1 else 's'}"
 
 
@@ -142,7 +142,7 @@ class TurnNarrator:
         if self._drawn:
             parts.append("drew a card" if self._drawn == 1 else f"drew {self._drawn} cards")
         if self._taken:
-            parts.append(f"took the discard pile ({_plural(self._taken, 'card')}, top {self._top})")
+            parts.append(f"took the discard pile ({plural(self._taken, 'card')}, top {self._top})")
         parts += self._table_phrases(start, end, p) + self._later
         if self._discard:
             parts.append(self._discard)
@@ -175,7 +175,7 @@ class TurnNarrator:
         elif grown == 1:
             self._discard = f"discarded {after['pile']['top']}"
         for extra in _extras_taken(before, after):
-            self._later.append(f"took {extra['label']} ({_plural(extra['count'], 'card')})")
+            self._later.append(f"took {extra['label']} ({plural(extra['count'], 'card')})")
         if action in self.action_words:
             self._later.append(self.action_words[action])
 
@@ -195,7 +195,7 @@ class TurnNarrator:
         taken = before["pile"]["size"] - after["pile"]["size"]
         extras = _extras_taken(before, after)
         if taken > 0:
-            out.append(f"took {_plural(taken, 'card')} of the discard pile: {cards or before['pile']['top']}")
+            out.append(f"took {plural(taken, 'card')} of the discard pile: {cards or before['pile']['top']}")
         elif extras:
             out.append(f"took {' and '.join(e['label'] for e in extras)}: {cards}")
         elif before["stock"]["size"] > after["stock"]["size"]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -61,8 +61,7 @@ class GameRecord:
     def from_dict(cls, d: dict[str, Any]) -> GameRecord:
         if d.get("format") != FORMAT:
             raise ValueError(f"not a game record of format {FORMAT!r}: {d.get('format')!r}")
-        known = {"rules", "actions", "seed", "start", "players", "scores", "format"}
-        unknown = sorted(set(d) - known)
+        unknown = sorted(set(d) - {f.name for f in fields(cls)})
         if unknown:
             raise ValueError(f"unknown key(s) {unknown} in game record")
         return cls(**d)

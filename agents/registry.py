@@ -23,7 +23,7 @@ from .games.turkish.terminal import TurkishWords
 from .hinted import load_policy_file
 from .human import TerminalWords
 from .random_bot import RandomBot
-from .search import LedKit, SimulatedSearchBot
+from .search import SETTINGS, LedKit, SimulatedSearchBot
 
 BOT_NAMES = ("random", "greedy", "heuristic", "search", "ppo")
 #: the search bot whose first candidate is the shipped policy's choice (:class:`~agents.search.LedKit`)
@@ -34,8 +34,8 @@ LED_SEARCH = "ppo+search"
 SHIPPED_NAME = "ppo-{variant}-{players}p.npz"
 SHIPPED_POLICY = Path(__file__).parent / "data" / SHIPPED_NAME.format(variant="2003-02", players=2)
 RLLIB_PREFIX = "rllib:"  # make_agent("rllib:runs/x/final"): an RLlib checkpoint folder
-_SEARCH_OPTIONS = {"samples": int, "horizon": int, "max_discards": int, "hand_weight": float, "prior": float,
-                   "modes": int, "z": float, "seed": int}  # fmt: skip
+#: the options of every game's search bot: its settings (the first three counts) and seed
+_SEARCH = {**dict.fromkeys(SETTINGS[:3], int), **dict.fromkeys(SETTINGS[3:], float), "seed": int}
 
 
 def _options(text: str, spec: str) -> dict[str, str]:
@@ -87,16 +87,16 @@ def _turkish_search(rules: Rules, **options: object) -> Agent:
     return SimulatedSearchBot(rules, TurkishSearch(), **options)  # type: ignore[arg-type]
 
 
-_SEARCH = {k: v for k, v in _SEARCH_OPTIONS.items() if k != "modes"}
+#: every game's random bot
+_RANDOM = Bot(lambda rules, seed: RandomBot(seed=seed), {"seed": int}, seeded=True)
 #: game name -> bot name -> how to build it (:func:`register_bot`)
 _BOTS: dict[str, dict[str, Bot]] = {
     "diszitett": {
         "greedy": Bot(GreedyBot),
         "heuristic": Bot(
-            lambda rules, **p: HeuristicBot(rules, params={k: float(v) for k, v in p.items()}),
-            dict.fromkeys(DEFAULT_PARAMS, float),
+            lambda rules, **p: HeuristicBot(rules, params=p), dict.fromkeys(DEFAULT_PARAMS, float)
         ),
-        "search": Bot(SearchBot, _SEARCH_OPTIONS, seeded=True),
+        "search": Bot(SearchBot, {**_SEARCH, "modes": int}, seeded=True),
     },
     "classic": {
         "greedy": Bot(ClassicGreedyBot),
@@ -168,25 +168,17 @@ def make_agent(spec: str, rules: Rules | None = None, seed: int = 0) -> Agent:
         agent.kit = LedKit(agent.kit, make_agent("ppo", rules, seed))  # type: ignore[attr-defined]
         agent.name = spec
         return agent
-    if head == "random":
-        agent: Agent = RandomBot(seed=int(_convert(opts.pop("seed", str(seed)), int, "seed", spec)))
-    elif head in BOT_NAMES:
-        bot = _BOTS.get(rules.game.name, {}).get(head)
-        if bot is None:
-            raise ValueError(
-                f"{rules.game.title} has no {head} bot: use one of {', '.join(bot_names(rules))}"
-            )
-        if opts and not bot.options:
-            raise ValueError(f"agent {head!r} takes no options, got {sorted(opts)}")
-        kwargs = _typed(head, opts, bot.options, spec)
-        if bot.seeded:
-            kwargs.setdefault("seed", seed)
-        agent = bot.build(rules, **kwargs)
-        opts = {}
-    else:
+    if head not in BOT_NAMES:
         return _agent_file(spec)
-    if opts:
+    bot = {"random": _RANDOM, **_BOTS.get(rules.game.name, {})}.get(head)
+    if bot is None:
+        raise ValueError(f"{rules.game.title} has no {head} bot: use one of {', '.join(bot_names(rules))}")
+    if opts and not bot.options:
         raise ValueError(f"agent {head!r} takes no options, got {sorted(opts)}")
+    kwargs = _typed(head, opts, bot.options, spec)
+    if bot.seeded:
+        kwargs.setdefault("seed", seed)
+    agent = bot.build(rules, **kwargs)
     agent.name = spec
     return agent
 

@@ -42,16 +42,21 @@ SETTINGS = ("samples", "horizon", "max_discards", "hand_weight", "prior", "z")
 
 class SearchKit:
     """What one game supplies: ``defaults`` (every key of :data:`SETTINGS`), its
-    ``heuristic`` bot, and the methods below (``setup``, ``reset`` and ``settle`` have defaults)."""
+    ``heuristic`` bot, and the methods below (``setup``, ``reset`` and ``settle`` have defaults;
+    ``candidates`` too, from :attr:`starts` and :meth:`discards`)."""
 
     defaults: ClassVar[dict[str, float]]
     heuristic: Agent
     #: the kit reads the seats' views when the caller has them (see :class:`Agent`)
     wants_views = False
+    #: the actions that start a turn (draw, take the pile) and the first discard (:meth:`candidates`)
+    starts: ClassVar[tuple[int, ...]] = ()
+    discard0: ClassVar[int] = 0
 
     def setup(self, rules: Rules) -> None:
-        """Prepare for ``rules`` (the heuristic too)."""
+        """Prepare for ``rules`` (the heuristic too); the simulations play ``self.rules`` (``self.cfg``)."""
         self.heuristic.setup(rules)
+        self.rules, self.cfg = rules, rules.to_config()
 
     def reset(self, n: int) -> None:
         """Forget per-game memory (:meth:`Agent.reset`)."""
@@ -60,8 +65,20 @@ class SearchKit:
         self, obs: np.ndarray, pieces: dict, mask: np.ndarray, slots: Any, views: Any, max_discards: int
     ) -> list[list[int]]:
         """Per row of the batch (``obs`` and its ``pieces``, ``mask``, the ``slots`` and ``views``
-        of :meth:`SimulatedSearchBot.act`): the heuristic's choice first, then the alternatives
-        to simulate (at most ``max_discards`` discards)."""
+        of :meth:`SimulatedSearchBot.act`): the heuristic's choice first, then the alternatives to
+        simulate: the other legal :attr:`starts`, or the next ``max_discards - 1`` :meth:`discards`."""
+        out = []
+        for i, c in enumerate(self.heuristic.act(obs, mask).tolist()):
+            if c in self.starts:
+                out.append([c, *(a for a in self.starts if a != c and mask[i, a])])
+            elif c >= self.discard0 and max_discards > 1:
+                out.append([c, *[a for a in self.discards(pieces, mask, i) if a != c][: max_discards - 1]])
+            else:
+                out.append([c])
+        return out
+
+    def discards(self, pieces: dict, mask: np.ndarray, i: int) -> list[int]:
+        """Row ``i``'s legal discards, the heuristic's likeliest first (default :meth:`candidates`)."""
         raise NotImplementedError
 
     def determinise(self, i: int, row: dict, rng: np.random.Generator, samples: int) -> tuple[Any, int]:
@@ -129,8 +146,7 @@ class SimulatedSearchBot(Agent):
         self.kit, self.seed = kit, int(seed)
         #: decisions searched and overruled so far (the heuristic's choice kept otherwise)
         self.searched = self.overruled = 0
-        if rules is not None:
-            self.setup(rules)
+        super().__init__(rules)
 
     @property
     def wants_views(self) -> bool:  # type: ignore[override]

@@ -108,10 +108,6 @@ class ClassicBot(Agent):
         self.deck = float(deck_cards(rules.num_players))
         self.copies = kind_copies(rules.num_players)
 
-    def __init__(self, rules: Rules | None = None) -> None:
-        if rules is not None:
-            self.setup(rules)
-
     def counts(self, piece: np.ndarray) -> np.ndarray:
         """Card counts of a by-kind piece (its values are count ÷ copies)."""
         return np.rint(piece * self.copies)

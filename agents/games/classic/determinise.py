@@ -32,7 +32,7 @@ import numpy as np
 from kanaszta_env import Rules, position as positions
 from kanaszta_env.cards import IS_RED_THREE, NUM_TYPES, TYPE_NAMES
 from kanaszta_env.games.classic.observation import HAND_SIZE_SCALE, SCORE_SCALE, kind_copies, observer_seats
-from kanaszta_env.games.classic.position.parse import rule_diff, seat_of_turn, seat_order
+from kanaszta_env.games.classic.position.parse import ASKED_NAMES, rule_diff, seat_of_turn, seat_order
 from kanaszta_env.rules_classic import DECKS, deck_cards
 
 #: kinds of the by-kind pieces: A 4 5 6 7 8 9 10 J Q K, black three, 2, joker
@@ -40,7 +40,6 @@ KINDS = ("A", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "3B", "2", "JK"
 K_BLACK, K_TWO, K_JOKER = 11, 12, 13
 WILD_MELD, BLACK_MELD = 11, 12
 PHASES = ("draw", "meld", "discard", "pickup", "over", "answer")
-ASKED = ("none", "waiting", "yes", "no")
 RED_THREES = ("3H", "3D")
 
 
@@ -265,7 +264,7 @@ def _public_doc(
         "turn_state": {
             "pickup": base_names(pickup, t.decks)[0] if pickup < len(KINDS) else None,
             "locked": locked,
-            "asked": ASKED[_one_hot(p["asked"])],
+            "asked": ASKED_NAMES[_one_hot(p["asked"])],
         },
     }
 

@@ -32,6 +32,8 @@ class ClassicSearch(SearchKit):
         samples=16, horizon=16, max_discards=3, hand_weight=0.25, prior=0.0, z=1.5
     )
 
+    starts, discard0 = (DRAW, TAKE_PILE), DISCARD0
+
     def __init__(self) -> None:
         self.heuristic = ClassicHeuristicBot()
 
@@ -41,21 +43,10 @@ class ClassicSearch(SearchKit):
         self.rules = dataclasses.replace(rules, episode="hand")
         self.cfg = self.rules.to_config()
 
-    def candidates(self, obs, pieces, mask, slots, views, max_discards: int) -> list[list[int]]:
-        """Per row: the heuristic's choice, then the other of draw / take_pile or its next discards."""
-        chosen = self.heuristic.act(obs, mask)
-        prefs = np.where(mask, self.heuristic.scores(pieces), -np.inf)
-        out = []
-        for legal, p, c in zip(mask, prefs, chosen.tolist(), strict=True):
-            if legal[DRAW] and legal[TAKE_PILE] and c in (DRAW, TAKE_PILE):
-                out.append([c, TAKE_PILE if c == DRAW else DRAW])
-            elif c >= DISCARD0:
-                order = DISCARD0 + np.argsort(-p[DISCARD0:], kind="stable")
-                others = [int(a) for a in order if legal[a] and a != c]
-                out.append([c, *others[: max_discards - 1]])
-            else:
-                out.append([c])
-        return out
+    def discards(self, pieces: dict[str, np.ndarray], mask: np.ndarray, i: int) -> list[int]:
+        """Row ``i``'s legal discards by the heuristic's preference."""
+        prefs = self.heuristic.scores({name: v[i : i + 1] for name, v in pieces.items()})[0]
+        return [int(a) for a in DISCARD0 + np.argsort(-prefs[DISCARD0:], kind="stable") if mask[i, a]]
 
     def determinise(self, i: int, row: dict[str, np.ndarray], rng: np.random.Generator, samples: int):
         """Positions of one observation row and the observer's seat in them."""

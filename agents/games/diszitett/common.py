@@ -48,6 +48,7 @@ class Workspace:
         self.tw = np.zeros(12, dtype=np.int64)
         self.reserve = np.zeros(NUM_TYPES, dtype=np.int64)
         self.opt = np.zeros(P_SIZE, dtype=np.int64)
+        self.scratch = (self.opt, self.reserve, self.tn, self.tw)  # in the order the kernels take them
 
 
 class CompiledBot(Agent):

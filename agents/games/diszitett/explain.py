@@ -34,7 +34,7 @@ from kanaszta_env.games.diszitett.compiled import (
 )
 from kanaszta_env.games.diszitett.picture import FREEZING
 
-from .narrate import groups_change
+from .narrate import groups_change, plural
 
 CUT, DRAW, MELD, DISCARD, PICKUP, OVER = range(6)
 assert PHASE_NAMES == ("cut", "draw", "meld", "discard", "pickup", "over")
@@ -268,7 +268,7 @@ def _illegal_groups(groups: np.ndarray, short: bool = False) -> list[str]:
         if ok:
             continue
         why = "fewer than 3 cards" if n + w < 3 else "too many wilds" if n + w <= 8 else "more than 8 cards"
-        cards = f"{n + w} card" + ("s" if n + w != 1 else "")
+        cards = plural(n + w, "card")
         if short:
             out.append(f"{GROUP_NAMES[g]} {cards}" if n + w < 3 else f"{GROUP_NAMES[g]} {why}")
         else:

@@ -142,6 +142,5 @@ class GreedyBot(CompiledBot):
     ) -> np.ndarray:
         views, mask = self._inputs(obs, mask, views)
         out = np.empty(mask.shape[0], dtype=np.int64)
-        w = self.work
-        greedy_batch(views, mask, w.opt, w.reserve, w.tn, w.tw, out)
+        greedy_batch(views, mask, *self.work.scratch, out)
         return out

@@ -149,6 +149,5 @@ class HeuristicBot(CompiledBot):
     ) -> np.ndarray:
         views, mask = self._inputs(obs, mask, views)
         out = np.empty(mask.shape[0], dtype=np.int64)
-        w = self.work
-        heuristic_batch(views, mask, w.opt, w.reserve, w.tn, w.tw, self.params, out)
+        heuristic_batch(views, mask, *self.work.scratch, self.params, out)
         return out

@@ -27,17 +27,7 @@ DEFAULT_PARAMS = {
     "mode": 0.0,
     "ace_opens": 1.0,
 }
-PARAM_ORDER = (
-    "min_left",
-    "out_margin",
-    "risk",
-    "pile_card",
-    "draw_value",
-    "twin",
-    "freeze_pile",
-    "mode",
-    "ace_opens",
-)
+PARAM_ORDER = tuple(DEFAULT_PARAMS)  # the vector's order: the H_* indices above
 
 
 def params_vector(params: dict[str, float] | None = None) -> np.ndarray:

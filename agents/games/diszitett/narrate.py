@@ -24,6 +24,8 @@ from kanaszta_env.cards import GROUP_NAMES, NUM_GROUPS, SLOT_TYPE, TYPE_NAMES, c
 from kanaszta_env.games.diszitett import actions as A
 from kanaszta_env.games.diszitett.compiled import PHASE_NAMES, PHASE_OVER, State
 
+from ...narrate import plural
+
 PHASE_CUT = PHASE_NAMES.index("cut")
 PHASE_PICKUP = PHASE_NAMES.index("pickup")
 _END_TEXT = {
@@ -197,9 +199,7 @@ class Narrator:
         count = int(gained.sum())
         if not count and not new_red.any():
             return ""
-        text = (
-            f"{self.names[q]} drew {count} replacement card{'s' if count != 1 else ''} for red threes (R4.2)"
-        )
+        text = f"{self.names[q]} drew {plural(count, 'replacement card')} for red threes (R4.2)"
         if q == self.viewer and count:
             text += f": {cards_text(gained)}"
         if new_red.any():
@@ -242,7 +242,7 @@ def take_phrase(before: State, a: int) -> str:
     if a == A.TAKE_FREE:
         return f"took {top} from the discard pile (free pickup, R7)"
     return (
-        f"took the discard pile of {n} card{'s' if n != 1 else ''} with its top card {top} "
+        f"took the discard pile of {plural(n, 'card')} with its top card {top} "
         f"(penalised pickup, R8: {top} is melded with two cards from the hand first)"
     )
 

@@ -241,9 +241,8 @@ class DiszitettSearch(SearchKit):
         self._kept: dict[int, tuple[int, int]] = {}  # slot -> (turn id, melding mode chosen)
 
     def setup(self, rules: Rules) -> None:
-        """Set the heuristic up for ``rules``."""
+        """Set the heuristic up for ``rules``, and the scratch of the candidates."""
         super().setup(rules)
-        self.rules, self.cfg = rules, rules.to_config()
         progress = piece_offsets(rules)["progress"][0]
         self._progress = slice(progress, progress + 2)
         self._row = np.zeros(A.NUM_ACTIONS, dtype=np.bool_)
@@ -266,10 +265,8 @@ class DiszitettSearch(SearchKit):
         self._batch = (views, slots, turn, max_discards)
         cand = np.empty((n, max(max_discards, 4)), dtype=np.int64)
         count = np.empty(n, dtype=np.int64)
-        w, prm = self.heuristic.work, self.heuristic.params
-        candidates_batch(
-            views, mask, prm, modes, self.modes, max_discards, w.opt, w.reserve, w.tn, w.tw, cand, count
-        )
+        h = self.heuristic
+        candidates_batch(views, mask, h.params, modes, self.modes, max_discards, *h.work.scratch, cand, count)
         return [c[:k].tolist() for c, k in zip(cand, count.tolist(), strict=True)]
 
     def settle(self, i: int, candidate: int, mask: np.ndarray) -> list[int]:
@@ -282,9 +279,8 @@ class DiszitettSearch(SearchKit):
         if slots is not None:
             self._kept[int(slots[i])] = (int(turn[i]), mode)
         out = np.empty(max(max_discards, 4), dtype=np.int64)
-        w = self.heuristic.work
-        k = row_candidates(views.rows(i), mask, self.heuristic.params, mode, False, max_discards,
-                           w.opt, w.reserve, w.tn, w.tw, out)  # fmt: skip
+        h = self.heuristic
+        k = row_candidates(views.rows(i), mask, h.params, mode, False, max_discards, *h.work.scratch, out)
         return out[:k].tolist()
 
     def determinise(self, i: int, row: dict, rng: np.random.Generator, samples: int):
@@ -296,11 +292,11 @@ class DiszitettSearch(SearchKit):
 
     def simulate(self, state, seat: int, first: np.ndarray, horizon: int, hand_weight: float) -> np.ndarray:
         """Seat 0's value after the rollouts (the observer sits at seat 0)."""
-        n, w = len(first), self.heuristic.work
+        n, h = len(first), self.heuristic
         values = np.empty(n, dtype=np.float64)
         rewards = np.zeros((n, self.rules.num_players), dtype=np.float64)
-        simulate_worlds(state, self.cfg, self.heuristic.params, first, horizon, hand_weight, w.view, w.opt,
-                        w.reserve, w.tn, w.tw, self._row, rewards, values)  # fmt: skip
+        simulate_worlds(state, self.cfg, h.params, first, horizon, hand_weight, h.work.view, *h.work.scratch,
+                        self._row, rewards, values)  # fmt: skip
         return values
 
 

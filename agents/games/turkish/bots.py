@@ -98,10 +98,6 @@ class TurkishBot(Agent):
     #: avoid discards that fit the opponents' melds or known cards
     safe_discards = False
 
-    def __init__(self, rules: Rules | None = None) -> None:
-        if rules is not None:
-            self.setup(rules)
-
     def setup(self, rules: Rules) -> None:
         if rules.game.name != "turkish":
             raise ValueError(

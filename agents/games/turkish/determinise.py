@@ -45,7 +45,6 @@ from kanaszta_env.games.turkish.observation import HAND_SIZE_SCALE, SCORE_SCALE,
 from kanaszta_env.variants.turkish import TURKISH
 
 COPIES = TURKISH.type_copies[0]  # of every card type (T1.1)
-TYPES = NUM_TYPES
 PACKET = TURKISH.deal_others  # cards of a hand and of a Fi (T3.1)
 PHASE_CODES = (1, 2, 3, 5)  # draw, meld, discard, over (games/turkish/kernels/state.py)
 
@@ -67,7 +66,7 @@ class Observed:
         self.hand = _counts(p["hand"])
         self.sizes = np.rint(p["hand_sizes"] * HAND_SIZE_SCALE).astype(np.int64)
         self.sizes[0] = self.hand.sum()
-        self.known = np.zeros((4, TYPES), dtype=np.int64)
+        self.known = np.zeros((4, NUM_TYPES), dtype=np.int64)
         self.known[1:] = _counts(p["known_cards"])
         self.melds = _counts(p["melds"])  # (2, M, 53)
         self.count = (self.melds.sum(axis=2) > 0).sum(axis=1)
@@ -93,8 +92,8 @@ class Observed:
 
     def pile(self) -> np.ndarray:
         """The pile's cards, the top one last (the order below it is arbitrary)."""
-        cards = np.repeat(np.arange(TYPES), self.pile_counts)
-        if len(cards) and self.top < TYPES:
+        cards = np.repeat(np.arange(NUM_TYPES), self.pile_counts)
+        if len(cards) and self.top < NUM_TYPES:
             i = int(np.flatnonzero(cards == self.top)[0])
             cards = np.concatenate([np.delete(cards, i), [self.top]])
         return cards
@@ -126,51 +125,36 @@ def _checkpoint(s, o: Observed) -> None:
     sizes = o.melds[pair].sum(axis=1)
     s.cp_size[:] = sizes
     count = int(o.count[pair])
-    s.changed[:] = 0
-    if o.phase != 2:  # draw: unused; discard (after a withdraw): nothing laid
-        s.cp_count[:] = count
-        return
-    s.changed[:] = int(o.p["withdrawable"][0] > 0.5)
-    if o.p["opened"][o.mover] < 0.5 and o.p["layoff"][o.mover] < 0.5:
-        own = np.flatnonzero(o.owner[pair, :count] == o.mover)
-        count = int(own[0]) if len(own) else count
+    if o.phase == 2:  # (draw: unused; discard, after a withdraw: nothing laid)
+        s.changed[:] = int(o.p["withdrawable"][0] > 0.5)
+        if o.p["opened"][o.mover] < 0.5 and o.p["layoff"][o.mover] < 0.5:
+            own = np.flatnonzero(o.owner[pair, :count] == o.mover)
+            count = int(own[0]) if len(own) else count
+        for k in range(count):
+            if o.p["meld_changed"][pair, k] > 0.5:
+                s.cp_size[:, k] = sizes[k] - 1
     s.cp_count[:] = count
-    for k in range(count):
-        if o.p["meld_changed"][pair, k] > 0.5:
-            s.cp_size[:, k] = sizes[k] - 1
 
 
-def _public(s, rules: Rules, o: Observed) -> None:
-    """Fill every sample with what all samples share."""
+def _public(s, o: Observed) -> None:
+    """Fill every sample of the fresh state ``s`` (zeroed, nobody out) with what all samples share."""
+    for name in ("known", "melds", "forced", "fi_taker", "fi_used", "stock_len", "phase", "turn"):
+        getattr(s, name)[:] = getattr(o, name)  # read from the observation as the state keeps it
+    s.hand_number[:] = o.hand_number
+    s.target[:] = o.target
     s.hand[:, 0] = o.hand
-    s.known[:] = o.known
     s.opened[:] = (o.p["opened"] > 0.5).astype(np.int8)
     s.layoff[:] = (o.p["layoff"] > 0.5).astype(np.int8)
     s.totals[:] = o.totals[np.arange(4) % 2]  # a pair's on each of its seats
     s.hand_scores[:] = o.hand_scores[np.arange(4) % 2]
-    s.melds[:] = o.melds
     s.meld_owner[:] = o.owner
     s.meld_size[:] = o.melds.sum(axis=2)
     s.meld_kind[:] = o.kind
     s.meld_count[:] = o.count
-    s.forced[:] = o.forced
-    s.fi_taker[:] = o.fi_taker
-    s.fi_used[:] = o.fi_used
-    s.fi[:] = 0
     pile = o.pile()
-    s.pile[:] = 0
     s.pile[:, : len(pile)] = pile
     s.pile_len[:] = len(pile)
-    s.stock[:] = 0
-    s.stock_len[:] = o.stock_len
-    s.phase[:] = o.phase
     s.to_move[:] = o.mover
-    s.starter[:] = 0
-    s.turn[:] = o.turn
-    s.hand_number[:] = o.hand_number
-    s.target[:] = o.target
-    s.end_reason[:] = 0
-    s.out_player[:] = -1
     _checkpoint(s, o)
 
 
@@ -184,15 +168,15 @@ def determinise(
     o = Observed(rules, pieces)
     hidden = o.hidden()
     s = new_state(samples)
-    _public(s, rules, o)
-    unseen = np.repeat(np.arange(TYPES), o.unseen)
+    _public(s, o)
+    unseen = np.repeat(np.arange(NUM_TYPES), o.unseen)
     untaken = [f for f in range(2) if o.fi_taker[f] < 0]
     for b in range(samples):
         deal = rng.permutation(unseen)
         n = 0
         for q in range(1, 4):
             k = int(hidden[q])
-            s.hand[b, q] = o.known[q] + np.bincount(deal[n : n + k], minlength=TYPES)
+            s.hand[b, q] = o.known[q] + np.bincount(deal[n : n + k], minlength=NUM_TYPES)
             n += k
         for f in untaken:
             s.fi[b, f] = deal[n : n + PACKET]

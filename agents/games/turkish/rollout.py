@@ -35,12 +35,7 @@ from kanaszta_env.games.turkish.actions import ADD0, DISCARD0, NEW0, NUM_ACTIONS
 from .keep import is_wild, joins, keep_value, rank_count
 
 _KERNELS = kernels_for(Rules(variant="tr").spec)
-
-
-def _module(name: str):
-    return _KERNELS.game_module(name)
-
-
+_module = _KERNELS.game_module
 _TABLES = _module("tables")  # the engine's compiled copy (agents do not import the core directly)
 NEW_INDEX, VALUE = _TABLES.NEW_INDEX, _TABLES.VALUE
 OPEN_HIGH, OPEN_LOW, OPEN_THRESHOLD = _TABLES.OPEN_HIGH, _TABLES.OPEN_LOW, _TABLES.OPEN_THRESHOLD

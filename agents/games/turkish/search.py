@@ -16,7 +16,6 @@ from typing import ClassVar
 
 import numpy as np
 
-from kanaszta_env import Rules
 from kanaszta_env.cards import NUM_TYPES
 from kanaszta_env.games.turkish.actions import DISCARD0, DRAW, TAKE_PILE
 
@@ -35,31 +34,17 @@ class TurkishSearch(SearchKit):
         samples=24, horizon=12, max_discards=3, hand_weight=0.5, prior=0.0, z=1.0
     )
 
+    starts, discard0 = (DRAW, TAKE_PILE), DISCARD0
+
     def __init__(self) -> None:
         self.heuristic = TurkishHeuristicBot()
 
-    def setup(self, rules: Rules) -> None:
-        """Set the heuristic up for ``rules``."""
-        super().setup(rules)
-        self.rules, self.cfg = rules, rules.to_config()
-
-    def candidates(self, obs, pieces, mask, slots, views, max_discards: int) -> list[list[int]]:
-        """Per row: the heuristic's choice, then the other of draw / take_pile or its next discards."""
-        chosen = self.heuristic.act(obs, mask)
-        out = []
-        for i, legal in enumerate(mask):
-            c = int(chosen[i])
-            if c in (DRAW, TAKE_PILE) and legal[DRAW] and legal[TAKE_PILE]:
-                out.append([c, TAKE_PILE if c == DRAW else DRAW])
-                continue
-            if c < DISCARD0 or max_discards < 2:
-                out.append([c])
-                continue
-            hand = np.rint(pieces["hand"][i] * 2).astype(np.int64)
-            options = [t for t in range(NUM_TYPES) if legal[DISCARD0 + t] and DISCARD0 + t != c]
-            options.sort(key=lambda t: -(_VALUE[t] - 100.0 * keep_value(hand, t)))
-            out.append([c, *(DISCARD0 + t for t in options[: max_discards - 1])])
-        return out
+    def discards(self, pieces: dict[str, np.ndarray], mask: np.ndarray, i: int) -> list[int]:
+        """Row ``i``'s legal discards, the heuristic's likeliest (the least needed) first."""
+        hand = np.rint(pieces["hand"][i] * 2).astype(np.int64)
+        options = [t for t in range(NUM_TYPES) if mask[i, DISCARD0 + t]]
+        options.sort(key=lambda t: -(_VALUE[t] - 100.0 * keep_value(hand, t)))
+        return [DISCARD0 + t for t in options]
 
     def determinise(self, i: int, row: dict[str, np.ndarray], rng: np.random.Generator, samples: int):
         """Worlds of one observation row; the observer sits at seat 0."""
