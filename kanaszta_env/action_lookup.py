@@ -13,7 +13,7 @@ def name_lookup(names: tuple[str, ...], game: str) -> tuple[Callable[[int], str]
     index = {n.lower(): a for a, n in enumerate(names)}
 
     def action_name(action: int) -> str:
-        """Stable name of an action id, e.g. ``action_name(0) == "draw"``."""
+        """Stable name of an action id, e.g. ``action_name(a) == ACTION_NAMES[a]``."""
         a = int(action)
         if not 0 <= a < len(names):
             raise ValueError(f"action id {action!r} is outside 0..{len(names) - 1}")

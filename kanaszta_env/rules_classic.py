@@ -113,9 +113,8 @@ CC_RED_PARTIAL = CC_BLACK_IN_HAND + 1
 CC_GO_OUT_BY_MELD = CC_RED_PARTIAL + 1
 CC_GOING_OUT = CC_GO_OUT_BY_MELD + 1
 CC_FROM_HAND = CC_GOING_OUT + 1
-CC_FROM_HAND_SCOPE = (
-    CC_FROM_HAND + 1
-)  # 0 table (pl, instead of going out), 1 player (pl), 2 meld (sk, on top)
+# CC_FROM_HAND_SCOPE: 0 table (pl, instead of going out), 1 player (pl), 2 meld (sk, on top)
+CC_FROM_HAND_SCOPE = CC_FROM_HAND + 1
 CC_PERMISSION = CC_FROM_HAND_SCOPE + 1
 CC_MELDS_NEGATIVE = CC_PERMISSION + 1
 CC_EXHAUSTION = CC_MELDS_NEGATIVE + 1

@@ -377,9 +377,7 @@ class GameBatch(BatchReadout):
 
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
-        state["_drive"] = state["_fill"] = (
-            None  # compiled entries do not pickle; recompiled (from cache) on use
-        )
+        state["_drive"] = state["_fill"] = None  # compiled entries do not pickle; rebuilt (from cache) on use
         del state["_kernels"]  # modules do not pickle; found again from the rules
         return state
 

@@ -40,7 +40,7 @@ from ..engine import ENDED_ILLEGAL, ENDED_TERMINATED, GameBatch, IllegalActionEr
 from ..observation import observation_bounds, observation_size
 from ..rules import Rules, resolve_rules
 from ..spaces import ObservationSpace
-from .options import RENDER_MODES, check_render_mode, load_position
+from .options import RENDER_MODES, check_render_mode, kwargs_of, load_position
 from .render import render_table, show
 
 __all__ = ["env", "raw_env"]
@@ -77,16 +77,7 @@ class raw_env(AECEnv, EzPickle):
         illegal_reward: float = -1.0,
         **rule_kwargs: Any,
     ) -> None:
-        EzPickle.__init__(
-            self,
-            rules,
-            render_mode=render_mode,
-            reward=reward,
-            reward_scale=reward_scale,
-            illegal=illegal,
-            illegal_reward=illegal_reward,
-            **rule_kwargs,
-        )
+        EzPickle.__init__(self, rules, **kwargs_of(locals()))
         super().__init__()
         rules = resolve_rules(rules, rule_kwargs)
         check_render_mode(render_mode)

@@ -35,7 +35,7 @@ from gymnasium.utils import EzPickle
 from ..engine import ENDED_ILLEGAL, GameBatch, IllegalActionError, RandomPolicy, seat_option
 from ..rules import Rules, resolve_rules
 from ..spaces import ObservationSpace
-from .options import PARTNER_COPY, RENDER_MODES, check_render_mode, learner_seating, load_position
+from .options import PARTNER_COPY, RENDER_MODES, check_render_mode, kwargs_of, learner_seating, load_position
 from .render import render_table, show
 
 __all__ = ["KanasztaGymEnv", "RandomPolicy"]
@@ -76,19 +76,7 @@ class KanasztaGymEnv(gym.Env, EzPickle):
         render_mode: str | None = None,
         **rule_kwargs: Any,
     ) -> None:
-        EzPickle.__init__(
-            self,
-            rules,
-            opponents=opponents,
-            partner=partner,
-            learner_seat=learner_seat,
-            reward=reward,
-            reward_scale=reward_scale,
-            illegal=illegal,
-            illegal_reward=illegal_reward,
-            render_mode=render_mode,
-            **rule_kwargs,
-        )
+        EzPickle.__init__(self, rules, **kwargs_of(locals()))
         rules = resolve_rules(rules, rule_kwargs)
         check_render_mode(render_mode)
         self.rules = rules

@@ -4,6 +4,7 @@ render modes, and opponents given by name, as policies or as agents."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from ..engine import GameBatch, RandomPolicy
 from ..games import make_named_agent
@@ -17,6 +18,13 @@ def check_render_mode(render_mode: str | None) -> None:
     """``render_mode`` must be ``None`` or one of :data:`RENDER_MODES`."""
     if render_mode not in (None, *RENDER_MODES):
         raise ValueError(f"render_mode must be one of {list(RENDER_MODES)} or None, got {render_mode!r}")
+
+
+def kwargs_of(arguments: dict[str, Any]) -> dict[str, Any]:
+    """The keyword arguments of an env's constructor, read from its ``locals()`` on entry, the
+    rule fields it passed on to ``Rules`` among them: what ``EzPickle`` rebuilds the env from."""
+    own = {k: v for k, v in arguments.items() if k not in ("self", "rules", "rule_kwargs", "__class__")}
+    return {**own, **arguments["rule_kwargs"]}
 
 
 #: who plays the learner's partners by default: the learner himself (shared-policy self-play)

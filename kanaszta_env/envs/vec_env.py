@@ -49,7 +49,7 @@ from .options import PARTNER_COPY, check_render_mode, learner_seating
 from .rank_melds import NUM_RANK_MELDS, RANK_MELD0, RANK_MELD_NAMES, extend_mask, next_atoms
 from .render import render_table, show
 
-__all__ = ["KanasztaVecEnv", "ObservationBuffers"]
+__all__ = ["InProcessVecEnv", "KanasztaVecEnv", "ObservationBuffers"]
 
 
 class ObservationBuffers:
@@ -79,7 +79,39 @@ class ObservationBuffers:
         return out
 
 
-class KanasztaVecEnv(VecEnv):
+class InProcessVecEnv(VecEnv):
+    """A VecEnv whose games all live in this process, in one object: an attribute or a method
+    is the VecEnv's own, the same for every game (``action_masks``: its rows)."""
+
+    def _indices(self, indices: VecEnvIndices) -> Sequence[int]:
+        if indices is None:
+            return range(self.num_envs)
+        if isinstance(indices, int):
+            return [indices]
+        return list(indices) if isinstance(indices, Iterable) else [indices]
+
+    def get_attr(self, attr_name: str, indices: VecEnvIndices = None) -> list[Any]:
+        value = getattr(self, attr_name)
+        return [value for _ in self._indices(indices)]
+
+    def set_attr(self, attr_name: str, value: Any, indices: VecEnvIndices = None) -> None:
+        setattr(self, attr_name, value)
+
+    def env_method(
+        self, method_name: str, *method_args: Any, indices: VecEnvIndices = None, **method_kwargs: Any
+    ) -> list[Any]:
+        rows = self._indices(indices)
+        if method_name == "action_masks":
+            masks = self.action_masks()
+            return [masks[i] for i in rows]
+        result = getattr(self, method_name)(*method_args, **method_kwargs)
+        return [result for _ in rows]
+
+    def env_is_wrapped(self, wrapper_class: type, indices: VecEnvIndices = None) -> list[bool]:
+        return [False for _ in self._indices(indices)]
+
+
+class KanasztaVecEnv(InProcessVecEnv):
     """``num_envs`` learner games stepped together (see the module docstring).
 
     Args:
@@ -242,33 +274,6 @@ class KanasztaVecEnv(VecEnv):
 
     def close(self) -> None:
         pass
-
-    def _indices(self, indices: VecEnvIndices) -> Sequence[int]:
-        if indices is None:
-            return range(self.num_envs)
-        if isinstance(indices, int):
-            return [indices]
-        return list(indices) if isinstance(indices, Iterable) else [indices]
-
-    def get_attr(self, attr_name: str, indices: VecEnvIndices = None) -> list[Any]:
-        value = getattr(self, attr_name)
-        return [value for _ in self._indices(indices)]
-
-    def set_attr(self, attr_name: str, value: Any, indices: VecEnvIndices = None) -> None:
-        setattr(self, attr_name, value)
-
-    def env_method(
-        self, method_name: str, *method_args: Any, indices: VecEnvIndices = None, **method_kwargs: Any
-    ) -> list[Any]:
-        rows = self._indices(indices)
-        if method_name == "action_masks":
-            masks = self.action_masks()
-            return [masks[i] for i in rows]
-        result = getattr(self, method_name)(*method_args, **method_kwargs)
-        return [result for _ in rows]
-
-    def env_is_wrapped(self, wrapper_class: type, indices: VecEnvIndices = None) -> list[bool]:
-        return [False for _ in self._indices(indices)]
 
     def render(self, mode: str | None = None) -> str | np.ndarray | None:  # type: ignore[override]
         """Game 0's table: a string (``"ansi"``), an RGB image (``"rgb_array"``), or printed (``"human"``)."""

@@ -12,7 +12,7 @@ game; nothing outside a game's own modules branches on which game it is.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -164,13 +164,18 @@ class Game:
         docs/webapp.md): seats, sides and their melds, extras, pile and stock, and ``notes``
         for the rest. With a ``viewer`` seat the other hands are their sizes and publicly
         known cards only, until the hand is over."""
-        raise NotImplementedError
+        return self.pictures()[0](state, rules, game, names, viewer)
 
     def move_picture(self, state: Any, rules: Rules, game: int, legal: np.ndarray) -> dict[str, Any]:
         """The legal actions of mask row ``legal`` by what the web app's page clicks (capability
         ``webapp``; docs/webapp.md): ``cards`` (hand card -> ``[{"action", "to": meld id}]``),
         ``melds`` (meld id -> ``[{"action", "label"}]``), ``discard`` (hand card -> action) and
         ``buttons`` (the other actions)."""
+        return self.pictures()[1](state, rules, game, legal)
+
+    def pictures(self) -> tuple[Callable, Callable]:
+        """The functions behind :meth:`table_picture` and :meth:`move_picture`, taking the same
+        arguments (a game's ``picture`` module, imported when first asked: it reads the rules)."""
         raise NotImplementedError
 
     @property

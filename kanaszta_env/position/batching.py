@@ -1,5 +1,5 @@
-"""Writing parsed positions into one engine batch and reading them back, with the keys the
-classic and Turkish positions share."""
+"""Writing parsed positions into one engine batch and reading them back, with the keys every
+game's positions share."""
 
 from __future__ import annotations
 

@@ -9,7 +9,6 @@ from ..cards import (
     GROUP_SLOTS,
     HEART_ACE,
     IS_WILD,
-    NUM_GROUPS,
     NUM_TYPES,
     SLOT_TYPE,
     TYPE_NAMES,
@@ -47,11 +46,12 @@ def from_counts(counts: np.ndarray) -> list[int]:
     return [t for t in range(NUM_TYPES) for _ in range(int(counts[t]))]
 
 
-def from_rows(groups: np.ndarray) -> Groups:
-    """Card types of each non-empty group of a (12, 9) group array, in type order."""
+def from_rows(groups: np.ndarray, slot_type: np.ndarray = SLOT_TYPE) -> Groups:
+    """Card types of each non-empty group of a (12, 9) group array, in type order (with
+    ``slot_type``, the card type of each slot of another game's rows: classic's melds)."""
     out = {}
-    for g in range(NUM_GROUPS):
-        types = sorted(int(SLOT_TYPE[g, k]) for k in range(GROUP_SLOTS) for _ in range(int(groups[g, k])))
+    for g in range(len(slot_type)):
+        types = sorted(int(slot_type[g, k]) for k in range(GROUP_SLOTS) for _ in range(int(groups[g, k])))
         if types:
             out[g] = types
     return out

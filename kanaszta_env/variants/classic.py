@@ -7,26 +7,12 @@ largest deck, sk's 162 cards for six players (C1.1); smaller games use 108.
 
 from __future__ import annotations
 
-from ..cards import BLACK_THREES, JOKER, NUM_TYPES, RANK_2, RANK_3, card_rank
-from .spec import Variant
+from ..cards import BLACK_THREES, NUM_TYPES
+from .spec import Variant, card_values
 
-_ACE = 0
-_LAST_LOW_RANK = 6  # ranks 4-7 are worth 5 (C1.6)
-
-
-def _card_value(t: int) -> int:
-    """C1.6 value of a card of type ``t`` laid in a meld (a black three: pl's black-three meld)."""
-    if t == JOKER:
-        return 50
-    rank = card_rank(t)
-    if rank in (_ACE, RANK_2):
-        return 20
-    if rank == RANK_3:
-        return 5 if t in BLACK_THREES else 0  # a red three has no card value (C9)
-    return 5 if rank <= _LAST_LOW_RANK else 10
-
-
-_VALUES = tuple(_card_value(t) for t in range(NUM_TYPES))
+# C1.6: the value of a card laid in a meld (a black three: pl's black-three meld; a red three has
+# no card value, C9)
+_VALUES = card_values(joker=50, ace=20, two=20, black_three=5, red_three=0)
 
 CLASSIC = Variant(
     name="classic",

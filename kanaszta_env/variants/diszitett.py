@@ -2,26 +2,17 @@
 
 from __future__ import annotations
 
-from ..cards import BLACK_THREES, JOKER, NUM_TYPES, RANK_2, RANK_3, card_rank
-from .spec import Variant
+from ..cards import BLACK_THREES, NUM_TYPES
+from .spec import Variant, card_values
 
-_ACE = 0
-_LAST_LOW_RANK = 6  # ranks 4-7 are the low cards worth 5 (R1.6)
+# R1.6: the value of each card type (a black three: its value in hand, R16.4)
+_VALUES = card_values(joker=50, ace=20, two=20, black_three=-100, red_three=0)
 
 
 def _card_value(t: int) -> int:
     """R1.6 value of a card of type ``t`` (black three: its value in hand, R16.4)."""
-    if t == JOKER:
-        return 50
-    rank = card_rank(t)
-    if rank in (_ACE, RANK_2):
-        return 20
-    if rank == RANK_3:
-        return -100 if t in BLACK_THREES else 0
-    return 5 if rank <= _LAST_LOW_RANK else 10
+    return _VALUES[t]
 
-
-_VALUES = tuple(_card_value(t) for t in range(NUM_TYPES))
 
 DISZITETT = Variant(
     name="diszitett",

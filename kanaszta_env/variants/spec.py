@@ -15,11 +15,27 @@ from __future__ import annotations
 import hashlib
 from dataclasses import asdict, dataclass
 
-from ..cards import NUM_TYPES
+from ..cards import BLACK_THREES, JOKER, NUM_TYPES, RANK_3, card_rank
 
 #: meld families of the package's games (see docs/design.md, "Meld families"); a user's
 #: game names its own
 MELD_FAMILIES = ("rank_groups", "classic", "turkish")
+_LAST_LOW_RANK = 6  # ranks 4-7 are the low cards worth 5, 8-K are worth 10
+
+
+def card_values(*, joker: int, ace: int, two: int, black_three: int, red_three: int) -> tuple[int, ...]:
+    """A :attr:`Variant.card_value` table: the joker, aces, twos and threes worth what is given,
+    4 to 7 worth 5 and 8 to K worth 10 (R1.6, C1.6, T1.5)."""
+
+    def value(t: int) -> int:
+        if t == JOKER:
+            return joker
+        rank = card_rank(t)
+        if rank == RANK_3:
+            return black_three if t in BLACK_THREES else red_three
+        return (ace, two)[rank] if rank < RANK_3 else 5 if rank <= _LAST_LOW_RANK else 10
+
+    return tuple(value(t) for t in range(NUM_TYPES))
 
 
 @dataclass(frozen=True)

@@ -2,26 +2,12 @@
 
 from __future__ import annotations
 
-from ..cards import JOKER, NUM_TYPES, RANK_2, card_rank
-from .spec import Variant
+from ..cards import NUM_TYPES
+from .spec import Variant, card_values
 
-_ACE = 0
-_LAST_LOW_RANK = 6  # ranks 3-7 are worth 5 (T1.5)
-
-
-def _card_value(t: int) -> int:
-    """T1.5 value of a card of type ``t`` as a wild or in hand (a natural 2 in its run: 5)."""
-    if t == JOKER:
-        return 10
-    rank = card_rank(t)
-    if rank == _ACE:
-        return 15
-    if rank == RANK_2:
-        return 10  # a wild, or a 2 left in hand (T1.5 [D])
-    return 5 if rank <= _LAST_LOW_RANK else 10
-
-
-_VALUES = tuple(_card_value(t) for t in range(NUM_TYPES))
+# T1.5: the value of a card as a wild or in hand (a 2 left in hand, T1.5 [D]; a natural 2 in its
+# run: 5); threes are low cards
+_VALUES = card_values(joker=10, ace=15, two=10, black_three=5, red_three=5)
 
 TURKISH = Variant(
     name="turkish",

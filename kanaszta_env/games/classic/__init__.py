@@ -3,11 +3,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ... import rules_classic as RC
 from ...variants import CLASSIC
 from ..base import Game
+from .actions import ACTION_NAMES
+from .observation import classic_pieces
 
 
 class Classic(Game):
@@ -51,24 +54,15 @@ class Classic(Game):
         return {k: getattr(rules, k) for k in self.options}
 
     def action_names(self, rules) -> tuple[str, ...]:
-        from .actions import ACTION_NAMES
-
         return ACTION_NAMES
 
     def observation_pieces(self, rules, piece: type) -> tuple:
-        from .observation import classic_pieces
-
         return classic_pieces(rules.num_players, max(rules.sides()) + 1, piece)
 
-    def table_picture(self, state, rules, game, names, viewer) -> dict[str, Any]:
-        from .picture import classic_picture
+    def pictures(self) -> tuple[Callable, Callable]:
+        from .picture import classic_moves, classic_picture
 
-        return classic_picture(state, rules, game, names, viewer)
-
-    def move_picture(self, state, rules, game, legal) -> dict[str, Any]:
-        from .picture import classic_moves
-
-        return classic_moves(state, rules, game, legal)
+        return classic_picture, classic_moves
 
     @property
     def position(self):

@@ -3,10 +3,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ...variants import DISZITETT
 from ..base import Game
+from .actions import ACTION_NAMES
 
 #: R12.2: the opening minima a table may agree on
 OPENING_MINIMA = (50, 75, 90, 120)
@@ -40,8 +42,6 @@ class Diszitett(Game):
             raise ValueError(f"opening_schedule minimum {minimum} is not one of {OPENING_MINIMA}")
 
     def action_names(self, rules) -> tuple[str, ...]:
-        from .actions import ACTION_NAMES
-
         return ACTION_NAMES
 
     def observation_pieces(self, rules, piece: type) -> tuple:
@@ -49,15 +49,10 @@ class Diszitett(Game):
 
         return diszitett_pieces(rules.num_players)
 
-    def table_picture(self, state, rules, game, names, viewer) -> dict[str, Any]:
-        from .picture import diszitett_picture
+    def pictures(self) -> tuple[Callable, Callable]:
+        from .picture import diszitett_moves, diszitett_picture
 
-        return diszitett_picture(state, rules, game, names, viewer)
-
-    def move_picture(self, state, rules, game, legal) -> dict[str, Any]:
-        from .picture import diszitett_moves
-
-        return diszitett_moves(state, rules, game, legal)
+        return diszitett_picture, diszitett_moves
 
     @property
     def position(self):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...action_lookup import name_lookup
 from ...cards import (
     GROUP_NAMES,
     NATURAL_RANKS,
@@ -54,6 +55,8 @@ def _build_names() -> tuple[str, ...]:
 
 ACTION_NAMES = _build_names()
 _NAME_TO_ACTION = {n: a for a, n in enumerate(ACTION_NAMES)}
+# an id's name as in every game; a name is read below (case-insensitive for the card part only)
+action_name = name_lookup(ACTION_NAMES, "Díszített kanaszta")[0]
 
 #: phases in which each action can be legal (documentation and tests)
 ACTION_PHASES: tuple[tuple[str, ...], ...] = tuple(
@@ -72,14 +75,6 @@ ACTION_PHASES: tuple[tuple[str, ...], ...] = tuple(
     else ("meld", "discard")
     for a in range(NUM_ACTIONS)
 )
-
-
-def action_name(action: int) -> str:
-    """Stable name of an action id, e.g. ``action_name(2) == "draw"``."""
-    a = int(action)
-    if not 0 <= a < NUM_ACTIONS:
-        raise ValueError(f"action id {action!r} is outside 0..{NUM_ACTIONS - 1}")
-    return ACTION_NAMES[a]
 
 
 def action_from_name(name: str) -> int:

@@ -3,10 +3,13 @@ sets and runs, the Fi hands."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ...variants import TURKISH
 from ..base import Game
+from .actions import ACTION_NAMES
+from .observation import turkish_pieces
 
 #: T9.1: the opening below a pair total of 900 (90 from 900 on)
 OPENING = 45
@@ -51,24 +54,15 @@ class Turkish(Game):
         raise ValueError("Turkish kanasta's opening requirement is fixed by T9.1")
 
     def action_names(self, rules) -> tuple[str, ...]:
-        from .actions import ACTION_NAMES
-
         return ACTION_NAMES
 
     def observation_pieces(self, rules, piece: type) -> tuple:
-        from .observation import turkish_pieces
-
         return turkish_pieces(piece)
 
-    def table_picture(self, state, rules, game, names, viewer) -> dict[str, Any]:
-        from .picture import turkish_picture
+    def pictures(self) -> tuple[Callable, Callable]:
+        from .picture import turkish_moves, turkish_picture
 
-        return turkish_picture(state, rules, game, names, viewer)
-
-    def move_picture(self, state, rules, game, legal) -> dict[str, Any]:
-        from .picture import turkish_moves
-
-        return turkish_moves(state, rules, game, legal)
+        return turkish_picture, turkish_moves
 
     @property
     def position(self):

@@ -6,10 +6,10 @@ from __future__ import annotations
 import numpy as np
 
 from ....cards import IS_BLACK_THREE, IS_RED_THREE, NUM_TYPES, TYPE_GROUP, TYPE_WILD_SLOT
-from ....position.cardlists import counts, from_counts, names  # noqa: F401 - the package's card lists
+from ....position.cardlists import counts, from_counts, from_rows, names, row  # noqa: F401 - the package's card lists
 from ....rules import Rules
 from ....rules_classic import DECKS
-from ..kernels.tables import BLACK_MELD, MELD_SLOT_TYPE, NUM_MELDS, SLOTS, TWO_SLOT0, WILD_MELD
+from ..kernels.tables import BLACK_MELD, MELD_SLOT_TYPE, NUM_MELDS, SLOTS, WILD_MELD
 
 #: meld index -> name used in messages (natural ranks, then the wild and black-three melds)
 MELD_NAMES = ("A", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "wild", "black three")
@@ -45,11 +45,9 @@ def meld_index(types: list[int]) -> int | None:
 
 
 def meld_row(types: list[int]) -> np.ndarray:
-    """The (9,) slot counts of one meld's cards (naturals and black threes by suit, wilds 4-8)."""
-    out = np.zeros(SLOTS, dtype=np.int8)
-    for t in types:
-        out[TWO_SLOT0 + TYPE_WILD_SLOT[t] if TYPE_WILD_SLOT[t] >= 0 else t % 4] += 1
-    return out
+    """The (9,) slot counts of one meld's cards (naturals and black threes by suit, wilds 4-8:
+    the slots of any row of the package's group arrays, whatever its meld)."""
+    return row(BLACK_MELD, types)
 
 
 def melds_array(melds: Melds) -> np.ndarray:
@@ -62,20 +60,12 @@ def melds_array(melds: Melds) -> np.ndarray:
 
 def melds_from_array(grp: np.ndarray) -> Melds:
     """A side's non-empty melds from the engine's (13, 9) array, cards in type order."""
-    out: Melds = {}
-    for g in range(NUM_MELDS):
-        types = sorted(int(MELD_SLOT_TYPE[g, k]) for k in range(SLOTS) for _ in range(int(grp[g, k])))
-        if types:
-            out[g] = types
-    return out
+    return from_rows(grp, MELD_SLOT_TYPE)
 
 
 def melds_counts(melds: Melds) -> np.ndarray:
     """(53,) counts of every card in a side's melds."""
-    out = np.zeros(NUM_TYPES, dtype=np.int64)
-    for types in melds.values():
-        out += counts(types)
-    return out
+    return counts([t for types in melds.values() for t in types])
 
 
 def doc_melds(melds: Melds) -> list[list[str]]:

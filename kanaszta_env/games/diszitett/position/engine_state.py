@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from ....cards import NUM_GROUPS
 from ....engine import GameBatch
+from ....position.batching import read_table, write_table
 from ....position.cardlists import from_counts, from_rows, row
 from ....position.fields import counts
 from ..invariants import conservation_errors
@@ -51,13 +50,9 @@ def _write_players(s: State, c: dict) -> None:
 
 
 def _write_table(s: State, c: dict) -> None:
-    stock, pile = c["stock"][::-1], c["discard"]
-    s.stock[0, : len(stock)] = stock
-    s.stock_len[0] = len(stock)
+    write_table(s, 0, c, PHASE_NAMES, END_NAMES, ("to_move", "starter", "turn", "hand_number"))
     s.stock_known[0] = c["stock_known_bottom"]
-    s.pile[0, : len(pile)] = pile
-    s.pile_owner[0, : len(pile)] = c["discard_owners"]
-    s.pile_len[0] = len(pile)
+    s.pile_owner[0, : len(c["discard"])] = c["discard_owners"]
     s.pile_fresh[0] = c["top_fresh"]
     cut = c["cut"]
     s.cut_cards[0] = NO_CARD if cut is None else cut["cards"]
@@ -65,14 +60,6 @@ def _write_table(s: State, c: dict) -> None:
     if cut is not None:
         s.cut_kept[0, : len(cut["kept"])] = cut["kept"]
     s.cut_index[0] = 3 if cut is None else len(cut["kept"])
-    s.phase[0] = PHASE_NAMES.index(c["phase"])
-    s.to_move[0] = c["to_move"]
-    s.starter[0] = c["starter"]
-    s.turn[0] = c["turn"]
-    s.hand_number[0] = c["hand_number"]
-    s.end_reason[0] = END_NAMES.index(c["end_reason"])
-    s.out_player[0] = -1 if c["out_player"] is None else c["out_player"]
-    s.rng[0] = np.uint64(c["rng"])
 
 
 def _write_turn(s: State, c: dict) -> None:
@@ -100,22 +87,14 @@ def from_games(games: GameBatch, b: int) -> dict:
     c: dict[str, Any] = {k: getattr(rules, k) for k in ("variant", "opening_minimum", "num_players")}
     c["rules"] = rules
     c["players"] = [_read_player(s, b, q) for q in range(rules.num_players)]
-    n_stock, n_pile = int(s.stock_len[b]), int(s.pile_len[b])
-    c["stock"] = [int(t) for t in s.stock[b, :n_stock][::-1]]
-    c["discard"] = [int(t) for t in s.pile[b, :n_pile]]
-    c["discard_owners"] = [int(x) for x in s.pile_owner[b, :n_pile]]
+    c.update(read_table(s, b, PHASE_NAMES, END_NAMES, ("starter", "to_move", "turn", "hand_number")))
+    c["discard_owners"] = [int(x) for x in s.pile_owner[b, : len(c["discard"])]]
     c["stock_known_bottom"] = int(s.stock_known[b])
     c["top_fresh"] = bool(s.pile_fresh[b])
     c["cut"] = None
     if s.cut_cards[b, 0] != NO_CARD:
         kept = s.cut_kept[b, : s.cut_index[b]]
         c["cut"] = {"cards": [int(t) for t in s.cut_cards[b]], "kept": [bool(k) for k in kept]}
-    c["phase"] = PHASE_NAMES[s.phase[b]]
-    c["end_reason"] = END_NAMES[s.end_reason[b]]
-    for key, arr in (("starter", s.starter), ("to_move", s.to_move), ("turn", s.turn)):
-        c[key] = int(arr[b])
-    c["hand_number"], c["rng"] = int(s.hand_number[b]), int(s.rng[b])
-    c["out_player"] = None if s.out_player[b] < 0 else int(s.out_player[b])
     _read_turn(s, b, c)
     return c
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ....cards import NUM_TYPES, TYPE_NAMES
+from ....cards import TYPE_NAMES
 from ....position.cardlists import counts, from_counts, names
 from ....position.fields import read_cards
 from ..kernels.tables import KIND_NAMES
@@ -26,10 +26,7 @@ def read_pile(value: object, where: str, sort: bool = False) -> list[int]:
 
 def melds_counts(melds: list[Meld]) -> np.ndarray:
     """(53,) counts of every card in a list of melds."""
-    out = np.zeros(NUM_TYPES, dtype=np.int64)
-    for m in melds:
-        out += counts(m["cards"])
-    return out
+    return counts([t for m in melds for t in m["cards"]])
 
 
 def doc_meld(m: Meld, with_kind: bool = True) -> dict:
