@@ -21,17 +21,16 @@ Deals: slot ``k`` is seeded with ``seed + k * 2**40 + 2**48``; evaluation deals
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from stable_baselines3.common.vec_env import VecEnv
-from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvStepReturn
+from stable_baselines3.common.vec_env.base_vec_env import VecEnvStepReturn
 
 from agents.base import Agent
 from agents.registry import BOT_NAMES, make_agent
 from kanaszta_env import Rules
-from kanaszta_env.envs import KanasztaVecEnv
+from kanaszta_env.envs.vec_env import InProcessVecEnv, KanasztaVecEnv
 from kanaszta_env.games.diszitett.observation import View
 
 from .config import TrainConfig, parse_weights
@@ -128,7 +127,7 @@ class OpponentPool:
         return self.snapshots[self.rng.integers(len(self.snapshots) - 1)]
 
 
-class PoolVecEnv(VecEnv):
+class PoolVecEnv(InProcessVecEnv):
     """``num_envs`` learner games split into slots, each against its pool opponent.
 
     Extra keyword arguments go to every :class:`KanasztaVecEnv` (``reward``, ``reward_scale`` …).
@@ -182,30 +181,3 @@ class PoolVecEnv(VecEnv):
     def close(self) -> None:
         for env in self.envs:
             env.close()
-
-    def _rows(self, indices: VecEnvIndices) -> list[int]:
-        if indices is None:
-            return list(range(self.num_envs))
-        if isinstance(indices, int):
-            return [indices]
-        return list(indices) if isinstance(indices, Iterable) else [indices]
-
-    def get_attr(self, attr_name: str, indices: VecEnvIndices = None) -> list[Any]:
-        value = getattr(self, attr_name)
-        return [value for _ in self._rows(indices)]
-
-    def set_attr(self, attr_name: str, value: Any, indices: VecEnvIndices = None) -> None:
-        setattr(self, attr_name, value)
-
-    def env_method(
-        self, method_name: str, *args: Any, indices: VecEnvIndices = None, **kwargs: Any
-    ) -> list[Any]:
-        rows = self._rows(indices)
-        if method_name == "action_masks":
-            masks = self.action_masks()
-            return [masks[i] for i in rows]
-        result = getattr(self, method_name)(*args, **kwargs)
-        return [result for _ in rows]
-
-    def env_is_wrapped(self, wrapper_class: type, indices: VecEnvIndices = None) -> list[bool]:
-        return [False for _ in self._rows(indices)]

@@ -78,15 +78,8 @@ def build_env(config: TrainConfig, pool: OpponentPool, **env_kwargs: Any) -> tup
     base.seed(config.seed)
     monitored = VecMonitor(base)  # logs the unshaped hand reward (rollout/ep_rew_mean)
     potential = POTENTIALS[rules.game.name](rules, config)
-    env = ShapedReward(
-        monitored,
-        potential,
-        coef=config.shaping,
-        gamma=config.gamma,
-        bootstrap_truncation=config.bootstrap_truncation,
-        win_bonus=config.win_bonus,
-        step_cost=config.step_cost,
-    )
+    same = ("gamma", "bootstrap_truncation", "win_bonus", "step_cost")  # same names in ShapedReward
+    env = ShapedReward(monitored, potential, coef=config.shaping, **{n: getattr(config, n) for n in same})
     if config.hint:  # outer: shaping and the monitor read plain observations
         env = HintedVecEnv(env, config.hint, base.action_masks)
     if config.privileged_critic:  # outermost: the hidden block follows the actor's columns

@@ -27,6 +27,7 @@ import numpy as np
 from agents.human import TerminalWords
 from agents.registry import terminal_words
 from kanaszta_env import GameBatch
+from kanaszta_env.engine.states import copy_state
 
 from .table import table_json
 
@@ -38,11 +39,6 @@ _END_REASONS = {
     "turn_limit": "turn limit reached",
     "truncated": "turn limit reached",
 }
-
-
-def copy_state(state: NamedTuple) -> NamedTuple:
-    """A copy of every array of a game's state (any game's state tuple)."""
-    return type(state)(*(a.copy() for a in state))
 
 
 def hand_end(before: NamedTuple, action: int, games: GameBatch, words: TerminalWords) -> dict[str, Any]:

@@ -79,11 +79,6 @@ class MaskedObservationSpace(spaces.Box):
         return ObservationSpace(self.rules, hint=self.hint, hint_size=self.hint_size)
 
 
-def observation_space(rules: Rules, hint: str = "") -> MaskedObservationSpace:
-    """One learner observation: the encoded view, the hint if any and the legal-action mask."""
-    return MaskedObservationSpace(rules, hint)
-
-
 class PoolVectorEnv(gym.vector.VectorEnv):
     """``num_envs`` learner games against pool opponents, stepped in ``slots`` batches.
 
@@ -123,7 +118,7 @@ class PoolVectorEnv(gym.vector.VectorEnv):
     ) -> None:
         slots = max(1, min(slots, num_envs))
         self.num_envs, self.rules, self.pool = num_envs, rules, pool
-        self.single_observation_space = observation_space(rules, hint)
+        self.single_observation_space = MaskedObservationSpace(rules, hint)
         self.obs_size = observation_size(rules)  # the plain view: what potentials and bots read
         self.hint_bot = hint_bot(hint, rules) if hint else None
         self.single_action_space = spaces.Discrete(self.single_observation_space.num_actions)

@@ -41,7 +41,7 @@ from agents.base import Agent
 from ..config import TrainConfig, parse_weights, save_config
 from ..evaluate import periodic_evaluation, plot_learning_curve, write_report
 from ..train import TrainResult
-from .env import num_actions, observation_space
+from .env import MaskedObservationSpace, num_actions
 from .options import RLlibOptions
 
 STATE_FILE = "kanaszta_state.json"  # inside each checkpoint folder: decisions trained so far
@@ -79,7 +79,7 @@ def driver_module(config: TrainConfig, state: dict[str, Any] | None = None) -> A
     from .module import MaskedActorCritic
 
     module = MaskedActorCritic(
-        observation_space=observation_space(config.rules(), config.hint),
+        observation_space=MaskedObservationSpace(config.rules(), config.hint),
         action_space=spaces.Discrete(num_actions(config.rules())),
         inference_only=False,
         model_config={"net_arch": [int(n) for n in config.net_arch], "count_features": config.count_features},
