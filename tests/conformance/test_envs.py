@@ -416,9 +416,9 @@ def test_vecenv_random_opponents_are_deterministic_per_seed(table) -> None:
         first = venv.reset()
         steps = (venv.step(venv.action_masks().argmax(axis=1)) for _ in range(40))
         played = [obs.sum(axis=1) + rewards for obs, rewards, _, _ in steps]
-        next_deals = venv._games.deal_seeds + np.uint64(4)
+        next_deals = venv.games.deal_seeds + np.uint64(4)
         again = venv.reset()
-        assert (venv._games.deal_seeds == next_deals).all() and not np.array_equal(first, again)
+        assert (venv.games.deal_seeds == next_deals).all() and not np.array_equal(first, again)
         return [*played, again.sum(axis=1)]
 
     np.testing.assert_array_equal(run(), run())
