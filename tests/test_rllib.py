@@ -122,12 +122,15 @@ def test_train_two_iterations_reload_play_and_resume(
     options = RLlibOptions(num_cpus=2, num_env_runners=1)
     per_iteration = TINY["num_envs"] * TINY["n_steps"]
     game = dict(variant=variant, num_players=players, max_turns=40, **TINY)
-    config = TrainConfig(run_dir=str(run), total_timesteps=2 * per_iteration, **game)
+    config = TrainConfig(run_dir=str(run), total_timesteps=2 * per_iteration, anneal_lr=True, **game)
     try:
         result = train_rllib(config, options)
         assert result.timesteps == 2 * per_iteration
         lines = (run / "progress.jsonl").read_text().splitlines()
         assert len(lines) == 2 and json.loads(lines[-1])["step"] == 2 * per_iteration
+        # anneal_lr: the step size falls linearly to zero at total_timesteps, as the local trainer's
+        rates = [json.loads(line)["learning_rate"] for line in lines]
+        assert rates == pytest.approx([config.learning_rate / 2, 0.0])
         assert len(list((run / "snapshots").glob("*.npz"))) == 2  # at 0 and at 128 decisions
         for name in ("config.json", "rllib.json", "final", "latest"):
             assert (run / name).exists()
@@ -141,17 +144,25 @@ def test_train_two_iterations_reload_play_and_resume(
         assert ((outcome.decisions * (seating == 0)).sum(axis=1) > 0).all()  # it played both hands
 
         resumed = TrainConfig(
-            run_dir=str(run), total_timesteps=3 * per_iteration, resume=str(run / "latest"), **game
+            run_dir=str(run),
+            total_timesteps=4 * per_iteration,
+            anneal_lr=True,
+            resume=str(run / "latest"),
+            **game,
         )
         again = train_rllib(resumed, options)
-        assert again.timesteps == 3 * per_iteration
+        assert again.timesteps == 4 * per_iteration
+        # the schedule counts the decisions sampled before the resume (a fresh count gives 3/4, 1/2)
+        lines = (run / "progress.jsonl").read_text().splitlines()
+        rates = [json.loads(line)["learning_rate"] for line in lines]
+        assert rates[2:] == pytest.approx([resumed.learning_rate / 4, 0.0])
     finally:
         ray.shutdown()
 
 
 def test_bad_arguments_are_refused_before_ray_starts(capsys, tmp_path: Path) -> None:
-    """A missing checkpoint (to resume, to evaluate, as an agent) and the privileged critic
-    (an option of the local trainer) are refused with one line, before Ray starts or a run
+    """A missing checkpoint (to resume, to evaluate, as an agent), the privileged critic and
+    target_kl (options of the local trainer) are refused with one line, before Ray starts or a run
     folder is written."""
     from kanaszta_env.cli import main
     from training.rllib.train import train_rllib
@@ -167,6 +178,9 @@ def test_bad_arguments_are_refused_before_ray_starts(capsys, tmp_path: Path) -> 
         make_agent(f"rllib:{tmp_path}")
     config = TrainConfig(run_dir=str(run), privileged_critic=True)
     with pytest.raises(ValueError, match="privileged_critic is an option of the local trainer"):
+        train_rllib(config, RLlibOptions(num_cpus=2, num_env_runners=1))
+    config = TrainConfig(run_dir=str(run), target_kl=0.02)
+    with pytest.raises(ValueError, match="target_kl is an option of the local trainer"):
         train_rllib(config, RLlibOptions(num_cpus=2, num_env_runners=1))
     assert not run.exists()
 
@@ -284,6 +298,9 @@ def test_hinted_warm_started_run_trains_exports_and_resumes_with_its_hint(
         _check_the_warm_started_module(config, fitted[0][0])
         history = json.loads((run / "history.json").read_text())
         assert [row["step"] for row in history] == [0, 2 * per_iteration]  # the imitation policy first
+        lines = (run / "progress.jsonl").read_text().splitlines()
+        rates = [json.loads(line)["learning_rate"] for line in lines]
+        assert rates == pytest.approx([config.learning_rate] * 2)  # no anneal_lr: constant
 
         from training.cli import main as train_cli
 

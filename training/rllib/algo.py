@@ -33,6 +33,15 @@ def train_batch_size(config: TrainConfig, options: RLlibOptions) -> int:
     return config.num_envs * config.n_steps * max(1, options.num_env_runners)
 
 
+def learning_rate(config: TrainConfig) -> float | list[list[float]]:
+    """RLlib's ``lr``: the run's step size, or with ``anneal_lr`` a schedule falling linearly to
+    zero at ``total_timesteps`` (as the local trainer's). RLlib reads the schedule at the
+    decisions sampled so far (restored on resume) and sets it after each update."""
+    if not config.anneal_lr:
+        return config.learning_rate
+    return [[0, config.learning_rate], [config.total_timesteps, 0.0]]
+
+
 def build_ppo_config(config: TrainConfig, options: RLlibOptions) -> PPOConfig:
     """The ``PPOConfig`` of a run (not built yet: ``.build_algo()``)."""
     env_name = register()
@@ -57,7 +66,7 @@ def build_ppo_config(config: TrainConfig, options: RLlibOptions) -> PPOConfig:
             train_batch_size_per_learner=batch // learners,
             minibatch_size=min(config.batch_size, batch // learners),
             num_epochs=config.n_epochs,
-            lr=config.learning_rate,
+            lr=learning_rate(config),
             gamma=config.gamma,
             lambda_=config.gae_lambda,
             clip_param=config.clip_range,

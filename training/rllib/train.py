@@ -170,6 +170,9 @@ def _log_iteration(progress: Any, result: dict, steps: int, started: float, seco
     for key in ("policy_loss", "vf_loss", "entropy", "mean_kl_loss", "vf_explained_var"):
         if key in learner:
             row[key] = float(learner[key])
+    rates = [value for key, value in learner.items() if key.endswith("_learning_rate")]
+    if rates:  # the optimiser's step size after this iteration's update
+        row["learning_rate"] = float(rates[0])
     row = {k: (float(v) if isinstance(v, np.floating) else v) for k, v in row.items()}
     progress.write(json.dumps(row) + "\n")
     progress.flush()
@@ -186,6 +189,8 @@ def train_rllib(config: TrainConfig, options: RLlibOptions) -> TrainResult:
 
     if config.privileged_critic:  # the RLlib module has one input for actor and critic
         raise ValueError("privileged_critic is an option of the local trainer, not of --backend rllib")
+    if config.target_kl:  # RLlib's PPO has a KL penalty, not SB3's early stop of the epochs
+        raise ValueError("target_kl is an option of the local trainer, not of --backend rllib")
     torch.set_num_threads(max(1, config.torch_threads))
     started = time.time()
     if config.resume:
