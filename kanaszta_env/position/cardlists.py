@@ -28,8 +28,8 @@ def doc_groups(groups: Groups) -> list[list[str]]:
     return [names(groups[g]) for g in sorted(groups)]
 
 
-def row(g: int, types: list[int]) -> np.ndarray:
-    """The engine's slot counts (9,) of group ``g`` holding ``types``."""
+def row(types: list[int]) -> np.ndarray:
+    """The engine's slot counts (9,) of a group holding ``types`` (the same slots in every group)."""
     out = np.zeros(GROUP_SLOTS, dtype=np.int8)
     for t in types:
         out[WILD_SLOT0 + TYPE_WILD_SLOT[t] if IS_WILD[t] else t % 4] += 1

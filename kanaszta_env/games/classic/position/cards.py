@@ -47,7 +47,7 @@ def meld_index(types: list[int]) -> int | None:
 def meld_row(types: list[int]) -> np.ndarray:
     """The (9,) slot counts of one meld's cards (naturals and black threes by suit, wilds 4-8:
     the slots of any row of the package's group arrays, whatever its meld)."""
-    return row(BLACK_MELD, types)
+    return row(types)
 
 
 def melds_array(melds: Melds) -> np.ndarray:

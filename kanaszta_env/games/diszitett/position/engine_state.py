@@ -36,7 +36,7 @@ def _write_players(s: State, c: dict) -> None:
     for q, p in enumerate(c["players"]):
         s.hand[0, q] = counts(p["hand"], "hand")
         for g, types in p["groups"].items():
-            s.groups[0, q, g] = row(g, types)
+            s.groups[0, q, g] = row(types)
         s.sep_heart_aces[0, q] = p["separate_heart_aces"]
         s.red_threes[0, q] = (p["red_three_hearts"], p["red_threes"] - p["red_three_hearts"])
         s.red_three_debt[0, q] = p["red_three_debt"]
@@ -66,7 +66,7 @@ def _write_turn(s: State, c: dict) -> None:
     cp = c["checkpoint"]
     s.cp_hand[0] = counts(cp["hand"], "checkpoint hand")
     for g, types in cp["groups"].items():
-        s.cp_groups[0, g] = row(g, types)
+        s.cp_groups[0, g] = row(types)
     s.cp_sep_heart_aces[0] = cp["separate_heart_aces"]
     for g, pair in c["locked"].items():
         s.locked[0, g] = pair

@@ -28,7 +28,7 @@ from .schema import TURN_PHASES, Groups
 def check_legal(groups: Groups, where: str) -> None:
     """Every group legal (R10.2, R10.3)."""
     for g, types in groups.items():
-        if not group_legal(g, row(g, types)):
+        if not group_legal(g, row(types)):
             raise ValueError(
                 f"{where}: {names(types)} is not a legal group (R10.2: 3-8 cards with fewer wilds "
                 "than naturals and no wild among 8; R10.3: 3-7 wilds only)"
