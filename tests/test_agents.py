@@ -438,7 +438,6 @@ def test_registry_options_reach_the_bots() -> None:
         ("ppo:depth=3", "2003-02 2", r"unknown ppo option\(s\) \['depth'\]"),
         ("ppo:sample=yes", "2003-02 2", "must be an integer"),
         ("ppo", "pl 3", r"no ppo agent is shipped for .*\(pl\) with 3 players \(shipped: 2003"),
-        ("ppo", "2003-01 3", r"no ppo agent is shipped for .*\(2003-01\) with 3 players"),
         ("heuristic:depth=3", "sk 4", "unknown heuristic option"),
         ("heuristic:x=1", "tr 4", "takes no options"),
         ("search:modes=2", "tr 4", "unknown search option"),
