@@ -183,14 +183,19 @@ def _log_iteration(progress: Any, result: dict, steps: int, started: float, seco
     return sampled
 
 
-def train_rllib(config: TrainConfig, options: RLlibOptions) -> TrainResult:
-    """Train as ``config`` and ``options`` say; write checkpoints and reports to ``config.run_dir``."""
-    from .algo import build_ppo_config, learner_state
-
+def _refuse_local_options(config: TrainConfig) -> None:
+    """Options that only the local trainer honours, refused before Ray starts."""
     if config.privileged_critic:  # the RLlib module has one input for actor and critic
         raise ValueError("privileged_critic is an option of the local trainer, not of --backend rllib")
     if config.target_kl:  # RLlib's PPO has a KL penalty, not SB3's early stop of the epochs
         raise ValueError("target_kl is an option of the local trainer, not of --backend rllib")
+
+
+def train_rllib(config: TrainConfig, options: RLlibOptions) -> TrainResult:
+    """Train as ``config`` and ``options`` say; write checkpoints and reports to ``config.run_dir``."""
+    from .algo import build_ppo_config, learner_state
+
+    _refuse_local_options(config)
     torch.set_num_threads(max(1, config.torch_threads))
     started = time.time()
     if config.resume:
