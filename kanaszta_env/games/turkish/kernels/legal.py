@@ -3,7 +3,7 @@
 Melding is a chain of one-card actions checked at its end (the discard, or a
 Fi taken by melding the last card): between steps a meld may still be short,
 but a card goes only where the meld's cards can still become a legal set or
-run (:func:`~.melds.accepts`). ``withdraw`` undoes the turn's melding, so the
+run (:func:`~.melds.accepted`). ``withdraw`` undoes the turn's melding, so the
 mask never traps a player. Hand-size conditions (T4.2, T11.2, T13.1):
 
 * a meld that empties the hand needs a Fi to take and the melding complete;
@@ -15,15 +15,15 @@ mask never traps a player. Hand-size conditions (T4.2, T11.2, T13.1):
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ....cards import NUM_TYPES
 from ....core.borrow import borrow
 from ....core.common import hand_size
 from .. import actions as A
 from .conditions import fis_left, melds_ok, pair_has_canasta, will_have_opened
-from .melds import accepts, summarise
+from .melds import NATURAL_BITS, accepted, present_bits
 from .state import PHASE_DISCARD, PHASE_DRAW, PHASE_OVER
 from .tables import CANASTA, MELDS, NEW_INDEX
 
@@ -41,6 +41,7 @@ def legal_row(s, cfg, b: int, row) -> int:
         return int(row[A.DRAW]) + int(row[A.TAKE_PILE])
     hand = s.hand[b, p]
     total = hand_size(hand)
+    held = present_bits(hand)
     left = fis_left(s.fi_taker[b])
     pair = p % 2
     count = 0
@@ -50,44 +51,42 @@ def legal_row(s, cfg, b: int, row) -> int:
             pair_has_canasta(s.meld_size[b, pair], s.meld_count[b, pair]) and will_have_opened(s, b, p)
         )
         if total > 1 or last_ok:
-            for t in range(NUM_TYPES):
-                if hand[t] > 0:
-                    row[A.DISCARD0 + t] = True
-                    count += 1
+            bits = held
+            while bits:  # every card type held
+                row[A.DISCARD0 + trailing_zeros(bits)] = True
+                bits &= bits - 1
+                count += 1
     if s.phase[b] == PHASE_DISCARD:
         return count
     if s.changed[b] == 1:
         row[A.WITHDRAW] = True
         count += 1
-    return count + _meld_row(s, cfg, b, p, hand, total, left, row)
+    return count + _meld_row(s, cfg, b, p, held, total, left, row)
 
 
 @njit(cache=True, inline="always")
-def _meld_row(s, cfg, b: int, p: int, hand, total: int, left: int, row) -> int:
-    """The ``new_*`` and ``add_*`` actions of seat ``p`` in the meld phase."""
+def _meld_row(s, cfg, b: int, p: int, held: int, total: int, left: int, row) -> int:
+    """The ``new_*`` and ``add_*`` actions of seat ``p`` in the meld phase (``held``: the bits
+    of the card types in his hand, :func:`~.melds.present_bits`)."""
     pair = p % 2
     used = s.meld_count[b, pair]
     sizes = s.meld_size[b, pair]
-    summaries = np.empty((used, 6), dtype=np.int64)
-    for k in range(used):
-        summarise(s.melds[b, pair, k], summaries[k])
-    may_new = s.layoff[b, p] == 0 and used < MELDS
     canasta = pair_has_canasta(sizes, used)
-    opening = will_have_opened(s, b, p)
     count = 0
-    for t in range(NUM_TYPES):
-        if hand[t] == 0:
-            continue
-        if (
-            may_new
-            and NEW_INDEX[t] >= 0
-            and (total > 2 or _last_cards_ok(s, cfg, b, p, total, left, canasta, True, used, t))
-        ):
-            row[A.NEW0 + NEW_INDEX[t]] = True
-            count += 1
-        for k in range(used):
-            if not accepts(summaries[k], t):
-                continue
+    if s.layoff[b, p] == 0 and used < MELDS:
+        bits = held & NATURAL_BITS  # the types that start a meld
+        while bits:
+            t = trailing_zeros(bits)
+            bits &= bits - 1
+            if total > 2 or _last_cards_ok(s, cfg, b, p, total, left, canasta, True, used, t):
+                row[A.NEW0 + NEW_INDEX[t]] = True
+                count += 1
+    opening = will_have_opened(s, b, p)
+    for k in range(used):
+        bits = accepted(s.melds[b, pair, k]) & held
+        while bits:
+            t = trailing_zeros(bits)
+            bits &= bits - 1
             if total > 2 or _last_cards_ok(
                 s, cfg, b, p, total, left, canasta or sizes[k] + 1 >= CANASTA, opening, k, t
             ):

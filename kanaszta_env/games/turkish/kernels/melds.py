@@ -10,7 +10,9 @@ positions are bits: ace low 0, 2 1, 3 2, ... K 12, ace high 13.
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from . import tables as T
 
@@ -23,6 +25,12 @@ SHAPE_NONE, SHAPE_SET, SHAPE_RUN = 0, 1, 2
 _RANK_TWO = 1
 _ACE_HIGH = 13
 _ALL_RANKS = 13
+# type bits (bit t: card type t = 4 * rank + suit): the four suits of rank A, every rank of
+# suit S, the naturals (neither a 2 nor the joker), the wilds
+RANK_BITS = np.int64(0xF)
+SUIT_BITS = np.int64(sum(1 << (4 * r) for r in range(_ALL_RANKS)))
+WILD_BITS = np.int64((0xF << (4 * _RANK_TWO)) | (1 << T.JK))
+NATURAL_BITS = np.int64(((1 << T.JK) - 1) & ~(0xF << (4 * _RANK_TWO)))
 
 
 @njit(cache=True, inline="always")
@@ -62,26 +70,37 @@ def _run_valid(mask: int, naturals: int, wilds: int, cards: int) -> bool:
 
 
 @njit(cache=True, inline="always")
+def _present(c):
+    """Bits of the card types the counts ``c`` hold (bit ``t``: type ``t``), and of those they
+    hold more than once."""
+    present, twice = 0, 0
+    for t in range(T.JK + 1):  # no branch in the loop
+        present |= np.int64(c[t] > 0) << t
+        twice |= np.int64(c[t] > 1) << t
+    return present, twice
+
+
+@njit(cache=True, inline="always")
 def _scan(c):
     """The naturals of the meld ``c`` other than 2s: their count and value, the first one's rank
     and suit, whether they mix ranks or suits, whether a card repeats, the mask of their ranks."""
-    nat, nat_value, rank, suit = 0, 0, -1, -1
-    multi_rank, multi_suit, dup = False, False, False
-    mask = 0
-    for t in range(T.JK):
-        k = c[t]
-        if k == 0 or T.RANK[t] == _RANK_TWO:
-            continue
-        r, s = T.RANK[t], T.SUIT[t]
-        nat += k
-        nat_value += k * T.VALUE[t]
-        if rank < 0:
-            rank, suit = r, s
-        multi_rank = multi_rank or r != rank
-        multi_suit = multi_suit or s != suit
-        dup = dup or k > 1
-        mask |= 1 << r
-    return nat, nat_value, rank, suit, multi_rank, multi_suit, dup, mask
+    present, twice = _present(c)
+    naturals = present & NATURAL_BITS
+    if naturals == 0:
+        return 0, 0, -1, -1, False, False, False, 0
+    nat, nat_value, mask = 0, 0, 0
+    bits = naturals
+    while bits:  # only the types held
+        t = trailing_zeros(bits)
+        bits &= bits - 1
+        nat += c[t]
+        nat_value += c[t] * T.VALUE[t]
+        mask |= 1 << T.RANK[t]
+    first = trailing_zeros(naturals)
+    rank, suit = T.RANK[first], T.SUIT[first]
+    multi_rank = (naturals & ~(RANK_BITS << (first - suit))) != 0
+    multi_suit = (naturals & ~(SUIT_BITS << suit)) != 0
+    return nat, nat_value, rank, suit, multi_rank, multi_suit, (twice & naturals) != 0, mask
 
 
 @njit(cache=True)
@@ -143,41 +162,37 @@ def canasta_kind(c, cards: int, kind: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def summarise(c, out) -> None:
-    """What a card added to the meld ``c`` must match, into ``out`` (6 ints): the set's rank
-    (-1: cannot be a set), its wilds, the run's suit (-1: cannot be a run), the run's natural
-    positions (2s excluded), the run suit's 2s, the run's other wilds."""
-    _, _, rank, suit, multi_rank, multi_suit, dup, mask = _scan(c)
-    twos = c[4] + c[5] + c[6] + c[7]
-    wilds = twos + c[T.JK]
-    out[0] = rank if not multi_rank and wilds <= 1 else -1
-    out[1] = wilds
-    out[2] = -1
-    if suit >= 0 and not multi_suit and not dup:
-        own = c[4 + suit]
+def accepted(c) -> int:
+    """Bits of the card types (bit ``t``: type ``t``) that, added to the meld ``c``, leave cards
+    that can still become a legal meld: a set's rank, and a wild while the set has none (T5.3);
+    a run's missing naturals of its suit, and a wild or the suit's 2 while the run may take one
+    (T6, T7.1, T7.3)."""
+    present, twice = _present(c)
+    naturals = present & NATURAL_BITS
+    if naturals == 0:
+        return 0
+    first = trailing_zeros(naturals)
+    suit = T.SUIT[first]
+    wilds = c[4] + c[5] + c[6] + c[7] + c[T.JK]
+    out = 0
+    if (naturals & ~(RANK_BITS << (first - suit))) == 0 and wilds <= 1:  # a set of one rank
+        out |= RANK_BITS << (first - suit)
+        if wilds == 0:
+            out |= WILD_BITS
+    if (naturals & ~(SUIT_BITS << suit)) == 0 and (twice & naturals) == 0:
+        own = c[4 + suit]  # the run suit's 2s: one may stand in its own place (T7.3)
         other = wilds - own
-        if other + max(own - 1, 0) <= 1:
-            out[2] = suit
-        out[3] = mask
-        out[4] = own
-        out[5] = other
+        if other + max(own - 1, 0) <= 1:  # a run of one suit
+            out |= (SUIT_BITS << suit) & NATURAL_BITS & ~naturals
+            two = np.int64(1) << (4 + suit)
+            if other + own <= 1:
+                out |= two
+            if other == 0 and own <= 1:
+                out |= WILD_BITS & ~two
+    return out
 
 
 @njit(cache=True, inline="always")
-def accepts(summary, t: int) -> bool:
-    """Whether card type ``t`` added to the meld summarised in ``summary`` (:func:`summarise`)
-    leaves cards that can still become a legal meld."""
-    set_rank, set_wilds, run_suit = summary[0], summary[1], summary[2]
-    if t == T.JK or T.RANK[t] == _RANK_TWO:
-        if set_rank >= 0 and set_wilds == 0:
-            return True
-        if run_suit < 0:
-            return False
-        own, other = summary[4], summary[5]
-        if t != T.JK and T.SUIT[t] == run_suit:  # one of the run's 2s is natural (T7.3)
-            return other + own <= 1
-        return other == 0 and own <= 1
-    r = T.RANK[t]
-    if set_rank == r:
-        return True
-    return run_suit == T.SUIT[t] and not (summary[3] >> r) & 1
+def present_bits(c) -> int:
+    """Bits of the card types the counts ``c`` (a hand, a meld) hold: bit ``t`` for type ``t``."""
+    return _present(c)[0]
