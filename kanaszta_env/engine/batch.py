@@ -30,7 +30,9 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
+from numba import typeof
 
+from ..core.packed import address_table
 from ..observation import observation_size
 from ..rules import Rules, resolve_rules
 from . import driver as D
@@ -145,31 +147,40 @@ class GameBatch(BatchReadout):
         self._given: dict[int, int] = {}  # out-of-range action ids of the last step, by game
         self._drive = None
         self._fill = None
+        self._owned = self._table = self._kinds = None  # the driver's table of addresses (_bind)
+        self._param_items: memoryview | None = None  # self._params read as Python floats
 
     # --- the compiled driver ------------------------------------------------------
+    def _bind(self) -> None:
+        """This batch's own arrays (held in ``_owned`` while addressed) as one table of addresses
+        for the compiled driver (:mod:`~kanaszta_env.core.packed`); rebuilt when the state or
+        the driver's arrays are replaced (:meth:`_call` checks) and after unpickling."""
+        self._owned = owned = (self._state, self._cfg, self._seats, self._params, self._pol_masks)
+        self._table = address_table(owned)
+        self._kinds = typeof(owned)
+        self._param_items = memoryview(self._params)
+        self._drive = D.compiled_entry(
+            self._kernels.driver.drive, self._table, self._kinds, 0, self._no_actions, self._pol_obs,
+            self._idx, 0, self._no_seeds, self._no_which,
+        )  # fmt: skip
+
     def _call(self, op: int, actions=None, obs=None, arg: int = 0, seeds=None, which=None, idx=None) -> int:
-        if self._drive is None:
-            self._drive = D.compiled_entry(
-                self._kernels.driver.drive, self._state, self._cfg, self._seats, self._params, 0,
-                self._no_actions, self._pol_obs, self._idx, self._pol_masks, 0, self._no_seeds,
-                self._no_which,
-            )  # fmt: skip
+        owned = self._owned
+        if self._drive is None or owned[0] is not self._state or owned[2] is not self._seats:
+            self._bind()
         result = self._drive(
-            self._state,
-            self._cfg,
-            self._seats,
-            self._params,
+            self._table,
+            self._kinds,
             op,
             self._no_actions if actions is None else actions,
             self._pol_obs if obs is None else obs,
             self._idx if idx is None else idx,
-            self._pol_masks,
             arg,
             self._no_seeds if seeds is None else seeds,
             self._no_which if which is None else which,
         )
-        if self._params[D.PRM_DEAD_END] >= 0:
-            self._dead_end(int(self._params[D.PRM_DEAD_END]))
+        if self._param_items[D.PRM_DEAD_END] >= 0:
+            self._dead_end(int(self._param_items[D.PRM_DEAD_END]))
         return result
 
     # --- lifecycle ---------------------------------------------------------------
@@ -273,13 +284,14 @@ class GameBatch(BatchReadout):
         """The fast path of :meth:`step` for adapters that have validated
         ``actions`` (int64, shape (B,)) against :meth:`legal_mask` themselves,
         with no Python policies seated. The results are in the step
-        attributes (:attr:`rewards`, :attr:`ended`, …)."""
+        attributes (:attr:`rewards`, :attr:`ended`, …); the masks and observations
+        in place in the arrays :meth:`legal_mask` and :meth:`observe` return."""
         code = self._call(D.OP_STEP, actions=actions, obs=self._obs)
         if code != -1:
             if code >= 0:
                 raise IllegalActionError(self._describe_illegal(code, int(actions[code])))
             self._stuck(-2 - code)
-        self._obs_fresh = bool(self._params[D.PRM_OBSERVE])
+        self._obs_fresh = bool(self._param_items[D.PRM_OBSERVE])
 
     def _check_actions(self, actions: object) -> np.ndarray:
         self._given = read_actions(actions, self.batch_size, self.num_actions, self._actions)
@@ -378,9 +390,11 @@ class GameBatch(BatchReadout):
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
         state["_drive"] = state["_fill"] = None  # compiled entries do not pickle; rebuilt (from cache) on use
+        state["_owned"] = state["_table"] = state["_kinds"] = state["_param_items"] = None  # rebuilt on use
         del state["_kernels"]  # modules do not pickle; found again from the rules
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
+        self._owned = None  # a pickle of an older version may lack it; the table is built on use
         self._kernels = kernels_for(self.rules.spec)

@@ -10,8 +10,8 @@ crediting rewards per seat on the way.
 
 The controllers are given as a *lineup* in turn order from an *anchor* seat, which is fixed or drawn
 from each game's seed per episode (a learner that changes seats). The driver's arrays are
-:class:`Seats`; :func:`drive` takes ``(state, cfg, seats, params, op, …)`` and loops over the batch,
-so the Python layer never loops over games.
+:class:`Seats`; :func:`drive` takes them with the state, config and parameters and loops over
+the batch, so the Python layer never loops over games.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from numba import njit, typeof
 
 from ..core.borrow import borrow
 from ..core.config import CFG_PLAYERS, CFG_SIDE_OF
+from ..core.packed import unpack
 from ..core.rng import below, next_u64
 from ..core.ruleset import (
     NUM_ACTIONS,
@@ -339,7 +340,7 @@ def _adopt(s, cfg, S, prm, anchors: np.ndarray) -> None:
     S.resets[:] = 0
 
 
-# --- the one compiled entry -----------------------------------------------------------
+# --- the compiled entries ------------------------------------------------------------
 OP_START = 0  # start the games ``which`` from ``seeds``
 OP_STEP = 1  # external actions, random seats, observations: a whole step
 OP_EXTERNAL = 2  # external actions only
@@ -352,14 +353,13 @@ OP_FINISH = 8  # the end of a step with Python policies: masks, observations and
 
 
 @njit(cache=True, nogil=True)  # lets an overlapped PPO update run meanwhile
-def drive(s, cfg, S, prm, op: int, actions, obs, idx, masks, arg: int, seeds, which) -> int:
-    """Every operation of the driver behind one compiled function.
-
-    numba links and re-optimises the whole rules core into each compiled entry
-    that reaches it, so one entry (the helpers above are inlined) keeps the
-    first-run compile time to a single copy of the core. Return values: see
-    each helper; ``-1`` means success.
-    """
+def drive(table, kinds, op: int, actions, obs, idx, arg: int, seeds, which) -> int:
+    """Every operation of the driver in one compiled function: numba re-optimises the rules core
+    into each compiled entry that reaches it, so one entry (the helpers above inlined) compiles
+    one copy. A ``GameBatch``'s own arrays come as one table of addresses of types ``kinds``
+    (:mod:`~kanaszta_env.core.packed`): a call unboxes a few arrays, not some fifty. Returns
+    ``-1`` on success, else see each helper."""
+    s, cfg, S, prm, masks = unpack(table, kinds)
     s = borrow(s)  # no reference counting inside the kernel (core/borrow.py)
     S = borrow(S)
     if op == OP_START:

@@ -23,6 +23,11 @@ illegal-move handling), once, in the step. An illegal action raises
 
 Seeds: ``reset(seed=s)`` deals the core game ``s``; later resets without a
 seed deal ``s + 1``, ``s + 2``, ….
+
+Every observation and mask ``observe()`` returns is an array of its own,
+which later steps and resets leave as it is (a learner may keep it). A step
+is one compiled call of the engine (``GameBatch.step_unchecked``) and a few
+reads of its arrays.
 """
 
 from __future__ import annotations
@@ -108,8 +113,9 @@ class raw_env(AECEnv, EzPickle):
             for agent in self.possible_agents
         }
         self.action_spaces = {agent: spaces.Discrete(num_actions) for agent in self.possible_agents}
-        self._legal = self._games.legal_mask()[0]  # updated in place by every step
+        self._track()
         self._act = np.zeros(1, dtype=np.int64)
+        self._act_item = memoryview(self._act)  # written as a Python int, faster than through NumPy
         self._hands = 0
         self._mask = np.zeros(num_actions, dtype=np.int8)
         self._obs = np.zeros(self._obs_size, dtype=np.float32)
@@ -145,24 +151,41 @@ class raw_env(AECEnv, EzPickle):
             raise AttributeError(f"{name} cannot be accessed before reset()")
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
+    def _track(self) -> None:
+        """Take the engine's arrays that a step reads, which every step updates in place (the
+        mask, the observation, the seat to move, the hand, the end flags); taken again whenever
+        the engine may have replaced them (a reset, a position loaded, an unpickling)."""
+        games = self._games
+        state = games.state
+        self._legal = games.legal_mask()[0]
+        self._legal_int8 = self._legal.view(np.int8)  # the mask's 0 / 1 values: copied, not converted
+        self._row = games.observe()[0] if games.has_reset else None
+        # a memoryview's item is a Python bool or int, read several times faster than a NumPy scalar
+        self._legal_items = memoryview(self._legal)
+        self._to_move = memoryview(state.to_move)
+        self._hand_number = memoryview(state.hand_number)
+        self._ended_flags = memoryview(games.ended)
+
     # --- lifecycle --------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         """Deal a new episode (``seed``: its core seed), or with
         ``options={"position": doc}`` start from a position document (other
         keys are ignored, as PettingZoo's conformance test expects)."""
         doc = (options or {}).get("position")
-        if doc is None:
-            if seed is None:
-                seed = self._next_seed
-            game_seed = int(game_seeds(seed, 1)[0])
-            self._next_seed = (game_seed + 1) % 2**64
-            self._games.reset(seed=game_seed)
-        else:
-            loaded = load_position(doc, self.rules)
-            self._games.state = loaded.state
-            self._legal = self._games.legal_mask()[0]
-        self._obs = self._games.observe()[0]
-        self._mask = self._legal.astype(np.int8)
+        try:
+            if doc is None:
+                if seed is None:
+                    seed = self._next_seed
+                game_seed = int(game_seeds(seed, 1)[0])
+                self._next_seed = (game_seed + 1) % 2**64
+                self._games.reset(seed=game_seed)
+            else:
+                loaded = load_position(doc, self.rules)
+                self._games.state = loaded.state
+        finally:  # a position replaces the engine's arrays (a refused one: by copies of the old)
+            self._track()
+        self._obs = self._row.copy()
+        self._mask = self._legal_int8.copy()
         state = self._games.state
         self._hands = int(state.hand_number[0])
         self.agents = self.possible_agents[:]
@@ -202,37 +225,40 @@ class raw_env(AECEnv, EzPickle):
             self._was_dead_step(action)
             return
         agent = self.agent_selection
-        if isinstance(action, (bool, np.bool_)):
-            raise IllegalActionError(
-                f"an action must be an integer in 0..{self._num_actions - 1}, got {action!r}"
-            )
-        try:
-            a = operator.index(action)
-        except TypeError:
-            raise IllegalActionError(
-                f"action must be an integer in 0..{self._num_actions - 1}, got {action!r}"
-            ) from None
+        a = action if type(action) is int else self._action_id(action)
         self._cumulative_rewards[agent] = 0.0
-        if 0 <= a < self._num_actions and self._legal[a]:
-            self._act[0] = a
+        if 0 <= a < self._num_actions and self._legal_items[a]:
+            self._act_item[0] = a
             self._games.step_unchecked(self._act)
         else:
             try:
                 self._games.step(a)  # raises, or (penalty mode) ends the episode
             except IllegalActionError as error:
                 raise IllegalActionError(f"{agent}: {error}") from None
-        self._obs = self._games.observe()[0]
-        self._mask = self._legal.astype(np.int8)
-        state = self._games.state
-        if self._games.ended[0] == 0 and state.hand_number[0] == self._hands:
+        self._obs = self._row.copy()
+        self._mask = self._legal_int8.copy()
+        if self._ended_flags[0] == 0 and self._hand_number[0] == self._hands:
             if self._rewards_dirty:
                 self._clear_rewards()
                 self._rewards_dirty = False
-            self.agent_selection = self._obs_agent = self.possible_agents[state.to_move[0]]
+            self.agent_selection = self._obs_agent = self.possible_agents[self._to_move[0]]
         else:
             self._end_of_hand(agent, a)
         if self.render_mode == "human":
             self.render()
+
+    def _action_id(self, action: Any) -> int:
+        """The action id of anything but a plain ``int`` (NumPy integers, ``operator.index``)."""
+        if isinstance(action, (bool, np.bool_)):
+            raise IllegalActionError(
+                f"an action must be an integer in 0..{self._num_actions - 1}, got {action!r}"
+            )
+        try:
+            return operator.index(action)
+        except TypeError:
+            raise IllegalActionError(
+                f"action must be an integer in 0..{self._num_actions - 1}, got {action!r}"
+            ) from None
 
     def _end_of_hand(self, mover: str, action: int) -> None:
         """Rewards of a finished hand (R16-R18) or of an illegal action, and the episode's end."""
@@ -253,7 +279,7 @@ class raw_env(AECEnv, EzPickle):
             if flags & ENDED_ILLEGAL:
                 self.infos[mover]["illegal_action"] = action
         else:
-            self.agent_selection = self._obs_agent = self.possible_agents[games.state.to_move[0]]
+            self.agent_selection = self._obs_agent = self.possible_agents[self._to_move[0]]
 
     # --- rendering ---------------------------------------------------------------
     def render(self) -> str | np.ndarray | None:
@@ -273,7 +299,7 @@ class raw_env(AECEnv, EzPickle):
         progress = state.pop("progress")
         EzPickle.__setstate__(self, state)
         self.__dict__.update(progress)
-        self._legal = self._games.legal_mask()[0]
+        self._track()
 
 
 _PROGRESS = (
