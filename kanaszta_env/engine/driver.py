@@ -340,7 +340,7 @@ def _adopt(s, cfg, S, prm, anchors: np.ndarray) -> None:
     S.resets[:] = 0
 
 
-# --- the compiled entries ------------------------------------------------------------
+# --- the one compiled entry -----------------------------------------------------------
 OP_START = 0  # start the games ``which`` from ``seeds``
 OP_STEP = 1  # external actions, random seats, observations: a whole step
 OP_EXTERNAL = 2  # external actions only
