@@ -185,6 +185,29 @@ def test_bad_arguments_are_refused_before_ray_starts(capsys, tmp_path: Path) -> 
     assert not run.exists()
 
 
+def test_the_learner_optimises_as_the_local_trainer() -> None:
+    """SB3's Adam epsilon (1e-5) and advantages standardised per minibatch, over the steps RLlib
+    does not mask (a padding step of 1,000 would shift the mean and spread)."""
+    from training.rllib.algo import build_ppo_config
+    from training.rllib.learner import ADAM_EPS, standardised
+
+    config = TrainConfig(
+        opponents="random:1",
+        warm_start="",
+        net_arch=[32],
+        **{k: TINY[k] for k in ("num_envs", "n_steps", "batch_size", "n_epochs")},
+    )
+    learner = build_ppo_config(config, RLlibOptions(num_cpus=2, num_env_runners=1)).build_learner(
+        env=make_env({"train": config.to_dict()})
+    )
+    assert ADAM_EPS == 1e-5 and learner.get_optimizer().defaults["eps"] == ADAM_EPS
+    advantages = torch.tensor([1.0, 2.0, 3.0, 1000.0])
+    valid = torch.tensor([True, True, True, False])
+    out = standardised(advantages, valid)
+    assert out[:3].tolist() == pytest.approx([-1.0, 0.0, 1.0], abs=1e-6)
+    assert standardised(advantages).mean().item() == pytest.approx(0.0, abs=1e-6)
+
+
 def test_rllib_options_come_from_the_toml_table_and_flags(tmp_path: Path) -> None:
     import argparse
 

@@ -24,6 +24,7 @@ from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 
 from ..config import TrainConfig
 from .env import register
+from .learner import LocalStylePPOLearner
 from .module import MaskedActorCritic
 from .options import RLlibOptions
 
@@ -74,6 +75,7 @@ def build_ppo_config(config: TrainConfig, options: RLlibOptions) -> PPOConfig:
             vf_loss_coeff=config.vf_coef,
             grad_clip=config.max_grad_norm,
             grad_clip_by="global_norm",
+            learner_class=LocalStylePPOLearner,
             use_kl_loss=False,
             kl_coeff=0.0,
             vf_clip_param=float("inf"),
