@@ -208,7 +208,8 @@ def test_observation_buffers_hand_out_only_arrays_nobody_holds() -> None:
 def test_large_batch_streams_the_same_rows() -> None:
     """A batch beyond STREAM_BYTES is encoded row by row into a scratch row and streamed out:
     the same bytes as the plain writes of small batches, whatever the rows' alignment."""
-    from kanaszta_env.games.diszitett.kernels.observe import STREAM_BYTES, encode_games
+    from kanaszta_env.core.stream import STREAM_BYTES
+    from kanaszta_env.games.diszitett.kernels.observe import encode_games
 
     rules = Rules(variant="2003-01", num_players=3)
     size = observation_size(rules)

@@ -2,9 +2,10 @@
 
 A batch of observations larger than the cache evicts the game state it is encoded
 from when written with plain stores, which first read every line they write. A
-kernel whose output exceeds :data:`STREAM_BYTES` can encode each row into a scratch
-row and copy it out with :func:`stream_row` (whole aligned cache lines, written
-without being read), then call :func:`fence` once before returning.
+kernel takes a :func:`scratch_row` for its output: empty when the output fits the
+cache (rows are encoded in place), else a row to encode into and copy out with
+:func:`flush_row` (whole aligned cache lines, written without being read); it calls
+:func:`end_stream` once before returning.
 """
 
 from __future__ import annotations
@@ -75,3 +76,24 @@ def stream_row(dst: np.ndarray, src: np.ndarray) -> None:
         i += _LINE
     for k in range(i, n):
         dst[k] = src[k]
+
+
+@njit(inline="always")
+def scratch_row(out: np.ndarray, rows: int) -> np.ndarray:
+    """The scratch row for writing ``rows`` rows of ``out``: empty unless they exceed
+    :data:`STREAM_BYTES`, then one row to encode into before :func:`flush_row`."""
+    return np.empty(out.shape[1] if rows * out.shape[1] * 4 > STREAM_BYTES else 0, np.float32)
+
+
+@njit(inline="always")
+def flush_row(dst: np.ndarray, scratch: np.ndarray) -> None:
+    """Streams the encoded ``scratch`` row to ``dst`` (nothing when rows are encoded in place)."""
+    if scratch.shape[0] > 0:
+        stream_row(dst, scratch)
+
+
+@njit(inline="always")
+def end_stream(scratch: np.ndarray) -> None:
+    """Orders the streamed rows before the caller's next reads (:func:`fence`), if any were."""
+    if scratch.shape[0] > 0:
+        fence()

@@ -23,7 +23,7 @@ from numba import njit
 from ....cards import GROUP_SLOTS, NUM_GROUPS, NUM_TYPES, SLOT_TYPE
 from ....core.borrow import borrow, flat
 from ....core.config import CFG_EPISODE_GAME, CFG_MAX_HANDS, CFG_MAX_TURNS, CFG_PLAYERS, CFG_TARGET
-from ....core.stream import STREAM_BYTES, fence, stream_row
+from ....core.stream import end_stream, flush_row, scratch_row
 from . import view as V
 from .legal import is_frozen
 from .melds import canasta_kind, opening_value
@@ -244,22 +244,19 @@ def encode_games(s, cfg, games: np.ndarray, seats: np.ndarray, out: np.ndarray) 
 
     One function body loops over the rows (:func:`fill_view` and
     :func:`encode_view` are inlined): a call that receives the 41-array state
-    costs more than a row's encoding. A batch larger than :data:`STREAM_BYTES`
-    encodes each row in a scratch row, then streams it out."""
+    costs more than a row's encoding. A batch larger than the cache encodes each
+    row in a scratch row, then streams it out (core/stream.py)."""
     s = borrow(s)  # no reference counting inside the kernel (core/borrow.py)
     o = borrow((out,))[0]
     scratch = np.empty(view_size(cfg[CFG_PLAYERS]), np.int64)  # fill_view writes every entry
     w = view_in(borrow((scratch,))[0], cfg[CFG_PLAYERS])
-    stream = games.shape[0] * out.shape[1] * 4 > STREAM_BYTES
-    row = np.empty(out.shape[1] if stream else 0, np.float32)
+    row = scratch_row(out, games.shape[0])
     c = 0
     for i in range(games.shape[0]):
         fill_view(s, cfg, games[i], seats[i], w)
-        c = encode_view(w, cfg, row if stream else o[i])
-        if stream:
-            stream_row(o[i], row)
-    if stream:
-        fence()
+        c = encode_view(w, cfg, row if row.shape[0] else o[i])
+        flush_row(o[i], row)
+    end_stream(row)
     scratch[0] = 0  # the buffer stays alive while its borrowed slices are in use
     return c
 

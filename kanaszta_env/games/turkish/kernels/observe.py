@@ -5,12 +5,11 @@ Fi nobody has taken (T3.4)."""
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from ....core.borrow import borrow
 from ....core.config import CFG_MAX_HANDS, CFG_MAX_TURNS
-from ....core.stream import STREAM_BYTES, fence, stream_row
+from ....core.stream import end_stream, flush_row, scratch_row
 from ..observation import DECK_SIZE, HAND_SIZE_SCALE, OPENING_SCALE, SCORE_SCALE, STOCK_SIZE
 from .state import PHASE_DISCARD, PHASE_DRAW, PHASE_MELD
 from .tables import FORCED_DONE, FORCED_OWED, MELDS, NUM_FIS, OPEN_HIGH, OPEN_LOW, OPEN_THRESHOLD, PLAYERS
@@ -132,19 +131,16 @@ def encode_games(s, cfg, rows, seats, obs) -> int:
     """Observations of seat ``seats[i]`` in game ``rows[i]`` into ``obs[i]``;
     returns the slots written per row (0 for no rows). The per-row code is
     inlined and reads a borrowed state: passing the state tuple to a call costs
-    more than a row's encoding (core/borrow.py). A batch beyond ``STREAM_BYTES``
+    more than a row's encoding (core/borrow.py). A batch larger than the cache
     encodes each row in a scratch row, then streams it out (core/stream.py)."""
     s = borrow(s)
     o = borrow((obs,))[0]
-    stream = rows.shape[0] * obs.shape[1] * 4 > STREAM_BYTES
-    scratch = np.empty(obs.shape[1] if stream else 0, np.float32)
+    scratch = scratch_row(obs, rows.shape[0])
     written = 0
     for i in range(rows.shape[0]):
-        written = encode_one(s, cfg, rows[i], seats[i], scratch if stream else o[i])
-        if stream:
-            stream_row(o[i], scratch)
-    if stream:
-        fence()
+        written = encode_one(s, cfg, rows[i], seats[i], scratch if scratch.shape[0] else o[i])
+        flush_row(o[i], scratch)
+    end_stream(scratch)
     return written
 
 
