@@ -43,10 +43,8 @@ assert PHASE_NAMES == ("cut", "draw", "meld", "discard", "pickup", "over")
 
 def rules_text(rules: Rules) -> str:
     """The rules in force, in one line."""
-    if rules.heart_aces:
-        variant = "variant 2003-02 (an AH may be laid alone for 500, R10.6)"
-    else:
-        variant = "variant 2003-01 (heart aces are ordinary aces)"
+    aces = "an AH may be laid alone for 500, R10.6" if rules.heart_aces else "heart aces are ordinary aces"
+    variant = f"variant {rules.variant} ({aces})"
     if rules.opening_schedule is None:
         minimum = f"opening minimum {rules.opening_minimum} (R12.2)"
     else:
