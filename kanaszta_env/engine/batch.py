@@ -135,7 +135,7 @@ class GameBatch(BatchReadout):
         self._random_only = not self.policies
         self._has_reset = False
         self._obs = np.zeros((batch_size, self.obs_size), dtype=np.float32)
-        self._obs_fresh = False
+        self._obs_fresh = self._obs_lent = False  # lent: _obs is a caller's ``out`` (step)
         # buffers of the Python policies' decisions (and typed placeholders)
         self._idx = np.zeros(batch_size, dtype=np.int64)
         self._pol_obs = np.zeros((batch_size, self.obs_size), dtype=np.float32)
@@ -198,25 +198,27 @@ class GameBatch(BatchReadout):
         if not self._has_reset and not which.all():
             raise ValueError("the first reset() must deal every game (which=None)")
         self._call(D.OP_START, seeds=seeds, which=np.ascontiguousarray(which))
-        self._has_reset = True
-        self._advance()
-        self._call(D.OP_OBSERVE, obs=self._obs)
-        self._obs_fresh = bool(self._params[D.PRM_OBSERVE])
+        self._settle()
 
     def adopt(self, anchors: np.ndarray | int | None = None) -> None:
         """Take :attr:`state` as it stands (e.g. a loaded position) as the
         current games: seat the controllers around ``anchors`` (default: the
         fixed first seat, else 0), let non-external seats move, and recompute
         masks and observations."""
-        anchor = int(self._params[D.PRM_ANCHOR])
         if anchors is None:
-            anchors = max(anchor, 0)
+            anchors = max(int(self._params[D.PRM_ANCHOR]), 0)
         anchors = np.broadcast_to(np.asarray(anchors, dtype=np.int64), (self.batch_size,)).copy()
         if ((anchors < 0) | (anchors >= self.rules.num_players)).any():
             raise ValueError(f"anchor seats must lie in 0..{self.rules.num_players - 1}")
         self._call(D.OP_ADOPT, idx=anchors)
+        self._settle()
+
+    def _settle(self) -> None:
+        """After a deal or adopted state: seats move, masks and observations fill the batch's own array."""
         self._has_reset = True
         self._advance()
+        if self._obs_lent:
+            self._obs, self._obs_lent = self._obs.copy(), False
         self._call(D.OP_OBSERVE, obs=self._obs)
         self._obs_fresh = bool(self._params[D.PRM_OBSERVE])
 
@@ -235,10 +237,10 @@ class GameBatch(BatchReadout):
         again). An adapter uses it to play several actions of one game in a
         row while the rest of the batch waits.
 
-        ``out`` (float32, shape (B, D), C-contiguous) becomes the batch's
-        observation buffer, which :meth:`observe` returns until the next step
-        with another ``out``: an adapter that hands the observations on (a
-        VecEnv) passes a fresh array each step instead of copying them.
+        ``out`` (float32, shape (B, D), C-contiguous) becomes the batch's observation buffer,
+        which :meth:`observe` returns until the next step with another ``out``, reset or adopt
+        (they write to an array of the batch's own): an adapter that hands the observations
+        on (a VecEnv) passes a fresh array each step instead of copying them.
 
         Raises :class:`IllegalActionError` naming the game and action if an
         action is illegal; then no game is changed (unless ``illegal="penalty"``).
@@ -261,7 +263,7 @@ class GameBatch(BatchReadout):
             if code >= 0:  # nothing changed: the old buffer still holds the observations
                 raise IllegalActionError(self._describe_illegal(code, self._given.get(code, int(acts[code]))))
             if out is not None:
-                self._obs = out
+                self._obs, self._obs_lent = out, True
             if code < -1:
                 self._stuck(-2 - code)
         else:
@@ -270,7 +272,7 @@ class GameBatch(BatchReadout):
                 raise IllegalActionError(self._describe_illegal(bad, self._given.get(bad, int(acts[bad]))))
             self._advance()
             if out is not None:
-                self._obs = out
+                self._obs, self._obs_lent = out, True
             self._call(D.OP_FINISH, obs=self._obs)
         self._obs_fresh = bool(self._params[D.PRM_OBSERVE])
         ended = self._seats.ended
@@ -363,8 +365,6 @@ class GameBatch(BatchReadout):
             "(is the turn limit shorter than a round of turns?)"
         )
 
-    # --- what the games show: BatchReadout (engine/batch_readout.py) ---------------------
-
     # --- copies -------------------------------------------------------------------
     def copy(self) -> GameBatch:
         """An independent copy of the whole batch (the same controllers)."""
@@ -396,5 +396,5 @@ class GameBatch(BatchReadout):
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
-        self._owned = None  # a pickle of an older version may lack it; the table is built on use
+        self._owned, self._obs_lent = None, False  # the table is built on use; _obs is its own
         self._kernels = kernels_for(self.rules.spec)

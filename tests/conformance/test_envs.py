@@ -444,8 +444,8 @@ def test_vecenv_illegal_actions(table) -> None:
 
 def test_vecenv_returned_observations_survive_the_next_step(table) -> None:
     """SB3 stores the observations of step t after step t+1 ran: the array a step returns
-    must not be the buffer the next step writes; a refused step leaves the current
-    observations as they were."""
+    must not be the buffer the next step, a reset or a loaded state writes; a refused step
+    leaves the current observations as they were."""
     venv = vec_env(4, **table.kw(learner_seat=0))
     venv.seed(3)
     first = venv.reset()
@@ -458,6 +458,12 @@ def test_vecenv_returned_observations_survive_the_next_step(table) -> None:
     with pytest.raises(IllegalActionError):
         venv.step(venv.action_masks().argmin(axis=1))  # an illegal action in every game
     assert np.array_equal(venv._games.observe(), second)
+    kept = second.copy()
+    venv.reset()  # a new deal, and below a state taken as it stands, write to the batch's own array
+    assert np.array_equal(second, kept)
+    third, *_ = venv.step(venv.action_masks().argmax(axis=1))
+    venv._games.adopt()
+    assert not np.shares_memory(venv._games.observe(), third)
 
 
 @pytest.mark.representative
