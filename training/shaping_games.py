@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from kanaszta_env import Rules
 
 # the potentials import stable-baselines3: only when one is built (TrainConfig.validate reads the keys)
@@ -42,3 +44,24 @@ POTENTIALS: dict[str, Callable[[Rules, Any], Any]] = {
     "classic": _classic,
     "turkish": _turkish,
 }
+
+
+def shaped_rewards(
+    rewards: np.ndarray,
+    dones: np.ndarray,
+    phi_before: np.ndarray,
+    phi: np.ndarray | None,
+    *,
+    coef: float,
+    gamma: float,
+    win_bonus: float,
+    step_cost: float,
+) -> np.ndarray:
+    """The learner's rewards of one step (float64): the env's hand-end ``rewards``,
+    ``±win_bonus`` for a hand won or lost (their sign), minus ``step_cost``, plus
+    ``coef * (gamma * phi(s') - phi(s))`` with ``phi`` of an ended hand 0 (``phi`` of the
+    new observations, None without shaping). One rule for the local and RLlib trainers."""
+    out = rewards + win_bonus * (np.sign(rewards) * dones) - step_cost
+    if coef and phi is not None:
+        out += coef * (gamma * np.where(dones, 0.0, phi) - phi_before)
+    return out

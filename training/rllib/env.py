@@ -43,7 +43,7 @@ from kanaszta_env.observation import observation_size
 from kanaszta_env.spaces import ObservationSpace
 
 from ..opponents import SLOT_SEED_STRIDE, TRAIN_SEED_OFFSET, OpponentPool, SlotOpponent
-from ..shaping_games import POTENTIALS
+from ..shaping_games import POTENTIALS, shaped_rewards
 
 ENV_NAME = "kanaszta-pool-vector-v0"
 RUNNER_SEED_STRIDE = 2**32
@@ -223,14 +223,19 @@ class PoolVectorEnv(gym.vector.VectorEnv):
                 games.reset(seed=self._seeds(k, wait), which=wait.copy())
         obs = self._observe()
         dones = ended != 0
-        won = np.sign(rewards) * dones
-        rewards = rewards + self.win_bonus * won - self.step_cost
-        rewards[pending] = 0.0
-        if self.shaping:
-            phi = self.potential(obs[:, : self.obs_size])
-            following = np.where(dones, 0.0, phi)
-            shaped = self.shaping * (self.gamma * following - self._phi)
-            rewards += np.where(pending, 0.0, shaped)
+        phi = self.potential(obs[:, : self.obs_size]) if self.shaping else None
+        rewards = shaped_rewards(
+            rewards,
+            dones,
+            self._phi,
+            phi,
+            coef=self.shaping,
+            gamma=self.gamma,
+            win_bonus=self.win_bonus,
+            step_cost=self.step_cost,
+        )
+        rewards[pending] = 0.0  # the step that dealt a finished game's next hand
+        if phi is not None:
             self._phi = phi
         truncated = (ended & ENDED_TRUNCATED).astype(bool) & ~(ended & ENDED_TERMINATED).astype(bool)
         if self.bootstrap_truncation:

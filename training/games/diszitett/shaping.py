@@ -70,6 +70,8 @@ from kanaszta_env.games.diszitett.compiled import (
 )
 from kanaszta_env.games.diszitett.observation import View, decode
 
+from ...shaping_games import shaped_rewards
+
 _PENALTY = HAND_PENALTY.astype(np.float64)  # a black three left in hand costs 100 (R1.6)
 #: what an unfinished group is worth at the canasta size (``canasta_progress``), about a canasta's base
 PROGRESS_WORTH = 300.0
@@ -206,14 +208,18 @@ class ShapedReward(VecEnvWrapper):
 
     def step_wait(self) -> VecEnvStepReturn:
         obs, rewards, dones, infos = self.venv.step_wait()
-        rewards = rewards.astype(np.float64)
-        if self.win_bonus:
-            rewards += self.win_bonus * np.sign(rewards) * dones
-        rewards -= self.step_cost
-        if self.coef:
-            phi = self.potential(obs)
-            following = np.where(dones, 0.0, phi)
-            rewards += self.coef * (self.gamma * following - self._phi)
+        phi = self.potential(obs) if self.coef else None
+        rewards = shaped_rewards(
+            rewards.astype(np.float64),
+            dones,
+            self._phi,
+            phi,
+            coef=self.coef,
+            gamma=self.gamma,
+            win_bonus=self.win_bonus,
+            step_cost=self.step_cost,
+        )
+        if phi is not None:
             self._phi = phi
         if not self.bootstrap_truncation:
             for i in np.flatnonzero(dones):
