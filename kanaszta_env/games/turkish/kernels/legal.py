@@ -16,9 +16,9 @@ mask never traps a player. Hand-size conditions (T4.2, T11.2, T13.1):
 from __future__ import annotations
 
 from numba import njit
-from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ....cards import NUM_TYPES
+from ....core.bits import trailing_zeros
 from ....core.borrow import borrow
 from ....core.common import hand_size
 from .. import actions as A

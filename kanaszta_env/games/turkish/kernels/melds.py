@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
-from numba.cpython.unsafe.numbers import trailing_zeros
 
+from ....core.bits import trailing_zeros
 from . import tables as T
 
 # status of a meld's cards
