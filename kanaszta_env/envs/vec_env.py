@@ -199,7 +199,10 @@ class KanasztaVecEnv(InProcessVecEnv):
         actions, self._actions = self._actions, None
         games = self._games
         obs = self._buffers.take()  # SB3 keeps the returned array while the next step runs
-        actions = np.asarray(actions).reshape(self.num_envs)
+        actions = np.asarray(actions)
+        if actions.size != self.num_envs:
+            raise ValueError(f"expected {self.num_envs} actions, one per game; got shape {actions.shape}")
+        actions = actions.reshape(self.num_envs)
         infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
         if not self.rank_melds:
             games.step(actions, out=obs)

@@ -426,8 +426,9 @@ def test_vecenv_random_opponents_are_deterministic_per_seed(table) -> None:
 
 
 def test_vecenv_illegal_actions(table) -> None:
-    """An illegal action in one game raises naming that game; with illegal="penalty" it ends
-    only that game's episode, with the penalty and info["illegal_action"]."""
+    """An illegal action in one game raises naming that game, as a wrong number of actions says
+    so; with illegal="penalty" it ends only that game's episode, with the penalty and
+    info["illegal_action"]."""
     venv = vec_env(2, **table.kw(learner_seat=0))
     venv.seed(0)
     venv.reset()
@@ -435,6 +436,10 @@ def test_vecenv_illegal_actions(table) -> None:
     acts = np.array([illegal_and_legal(masks[0])[1], illegal_and_legal(masks[1])[0]])
     with pytest.raises(IllegalActionError, match="game 1"):
         venv.step(acts)
+    before = venv.action_masks().copy()
+    with pytest.raises(ValueError, match="expected 2 actions, one per game; got shape \\(3,\\)"):
+        venv.step(np.zeros(3, dtype=np.int64))
+    assert np.array_equal(venv.action_masks(), before)  # nothing stepped
     penalised = vec_env(2, **table.kw(learner_seat=0, illegal="penalty", illegal_reward=-3.0))
     penalised.seed(0)
     penalised.reset()
