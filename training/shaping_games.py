@@ -6,7 +6,7 @@ A game without an entry here is refused by :meth:`TrainConfig.validate` with a s
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -46,22 +46,23 @@ POTENTIALS: dict[str, Callable[[Rules, Any], Any]] = {
 }
 
 
+class RewardTerms(Protocol):
+    """What a trainer's env holds of the learner's step reward (:func:`shaped_rewards`)."""
+
+    gamma: float
+    win_bonus: float
+    step_cost: float
+
+
 def shaped_rewards(
-    rewards: np.ndarray,
-    dones: np.ndarray,
-    phi_before: np.ndarray,
-    phi: np.ndarray | None,
-    *,
-    coef: float,
-    gamma: float,
-    win_bonus: float,
-    step_cost: float,
-) -> np.ndarray:
+    rewards: np.ndarray, dones: np.ndarray, phi_before: np.ndarray, phi: np.ndarray | None, coef: float,
+    terms: RewardTerms,
+) -> np.ndarray:  # fmt: skip
     """The learner's rewards of one step (float64): the env's hand-end ``rewards``,
     ``±win_bonus`` for a hand won or lost (their sign), minus ``step_cost``, plus
     ``coef * (gamma * phi(s') - phi(s))`` with ``phi`` of an ended hand 0 (``phi`` of the
     new observations, None without shaping). One rule for the local and RLlib trainers."""
-    out = rewards + win_bonus * (np.sign(rewards) * dones) - step_cost
+    out = rewards + terms.win_bonus * (np.sign(rewards) * dones) - terms.step_cost
     if coef and phi is not None:
-        out += coef * (gamma * np.where(dones, 0.0, phi) - phi_before)
+        out += coef * (terms.gamma * np.where(dones, 0.0, phi) - phi_before)
     return out

@@ -224,16 +224,7 @@ class PoolVectorEnv(gym.vector.VectorEnv):
         obs = self._observe()
         dones = ended != 0
         phi = self.potential(obs[:, : self.obs_size]) if self.shaping else None
-        rewards = shaped_rewards(
-            rewards,
-            dones,
-            self._phi,
-            phi,
-            coef=self.shaping,
-            gamma=self.gamma,
-            win_bonus=self.win_bonus,
-            step_cost=self.step_cost,
-        )
+        rewards = shaped_rewards(rewards, dones, self._phi, phi, self.shaping, self)
         rewards[pending] = 0.0  # the step that dealt a finished game's next hand
         if phi is not None:
             self._phi = phi

@@ -209,16 +209,7 @@ class ShapedReward(VecEnvWrapper):
     def step_wait(self) -> VecEnvStepReturn:
         obs, rewards, dones, infos = self.venv.step_wait()
         phi = self.potential(obs) if self.coef else None
-        rewards = shaped_rewards(
-            rewards.astype(np.float64),
-            dones,
-            self._phi,
-            phi,
-            coef=self.coef,
-            gamma=self.gamma,
-            win_bonus=self.win_bonus,
-            step_cost=self.step_cost,
-        )
+        rewards = shaped_rewards(rewards.astype(np.float64), dones, self._phi, phi, self.coef, self)
         if phi is not None:
             self._phi = phi
         if not self.bootstrap_truncation:
