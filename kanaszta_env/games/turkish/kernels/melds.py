@@ -81,6 +81,15 @@ def _present(c):
 
 
 @njit(cache=True, inline="always")
+def _first_natural(naturals: int):
+    """Of the natural types ``naturals`` (bits, not 0): the first one, its suit, and the bits
+    of every type of its rank and of its suit (a set or a run takes only those)."""
+    first = trailing_zeros(naturals)
+    suit = T.SUIT[first]
+    return first, suit, RANK_BITS << (first - suit), SUIT_BITS << suit
+
+
+@njit(cache=True, inline="always")
 def _scan(c):
     """The naturals of the meld ``c`` other than 2s: their count and value, the first one's rank
     and suit, whether they mix ranks or suits, whether a card repeats, the mask of their ranks."""
@@ -96,11 +105,9 @@ def _scan(c):
         nat += c[t]
         nat_value += c[t] * T.VALUE[t]
         mask |= 1 << T.RANK[t]
-    first = trailing_zeros(naturals)
-    rank, suit = T.RANK[first], T.SUIT[first]
-    multi_rank = (naturals & ~(RANK_BITS << (first - suit))) != 0
-    multi_suit = (naturals & ~(SUIT_BITS << suit)) != 0
-    return nat, nat_value, rank, suit, multi_rank, multi_suit, (twice & naturals) != 0, mask
+    first, suit, its_rank, its_suit = _first_natural(naturals)
+    multi_rank, multi_suit = (naturals & ~its_rank) != 0, (naturals & ~its_suit) != 0
+    return nat, nat_value, T.RANK[first], suit, multi_rank, multi_suit, (twice & naturals) != 0, mask
 
 
 @njit(cache=True)
@@ -171,19 +178,18 @@ def accepted(c) -> int:
     naturals = present & NATURAL_BITS
     if naturals == 0:
         return 0
-    first = trailing_zeros(naturals)
-    suit = T.SUIT[first]
+    _, suit, its_rank, its_suit = _first_natural(naturals)
     wilds = c[4] + c[5] + c[6] + c[7] + c[T.JK]
     out = 0
-    if (naturals & ~(RANK_BITS << (first - suit))) == 0 and wilds <= 1:  # a set of one rank
-        out |= RANK_BITS << (first - suit)
+    if (naturals & ~its_rank) == 0 and wilds <= 1:  # a set of one rank
+        out |= its_rank
         if wilds == 0:
             out |= WILD_BITS
-    if (naturals & ~(SUIT_BITS << suit)) == 0 and (twice & naturals) == 0:
+    if (naturals & ~its_suit) == 0 and (twice & naturals) == 0:
         own = c[4 + suit]  # the run suit's 2s: one may stand in its own place (T7.3)
         other = wilds - own
         if other + max(own - 1, 0) <= 1:  # a run of one suit
-            out |= (SUIT_BITS << suit) & NATURAL_BITS & ~naturals
+            out |= its_suit & NATURAL_BITS & ~naturals
             two = np.int64(1) << (4 + suit)
             if other + own <= 1:
                 out |= two
