@@ -3,9 +3,10 @@
 A batch of observations larger than the cache evicts the game state it is encoded
 from when written with plain stores, which first read every line they write. A
 kernel takes a :func:`scratch_row` for its output: empty when the output fits the
-cache (rows are encoded in place), else a row to encode into and copy out with
-:func:`flush_row` (whole aligned cache lines, written without being read); it calls
-:func:`end_stream` once before returning.
+cache, else a row to encode into. It encodes each row into :func:`encode_target` (the
+output row, or the scratch row) and calls :func:`flush_row`, which copies a scratch row
+out (whole aligned cache lines, written without being read), then :func:`end_stream`
+once before returning.
 """
 
 from __future__ import annotations
@@ -83,6 +84,12 @@ def scratch_row(out: np.ndarray, rows: int) -> np.ndarray:
     """The scratch row for writing ``rows`` rows of ``out``: empty unless they exceed
     :data:`STREAM_BYTES`, then one row to encode into before :func:`flush_row`."""
     return np.empty(out.shape[1] if rows * out.shape[1] * 4 > STREAM_BYTES else 0, np.float32)
+
+
+@njit(inline="always")
+def encode_target(dst: np.ndarray, scratch: np.ndarray) -> np.ndarray:
+    """Where a row is encoded: into ``dst`` in place, or into ``scratch`` when rows stream."""
+    return scratch if scratch.shape[0] > 0 else dst
 
 
 @njit(inline="always")

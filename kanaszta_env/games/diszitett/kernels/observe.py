@@ -23,7 +23,7 @@ from numba import njit
 from ....cards import GROUP_SLOTS, NUM_GROUPS, NUM_TYPES, SLOT_TYPE
 from ....core.borrow import borrow, flat
 from ....core.config import CFG_EPISODE_GAME, CFG_MAX_HANDS, CFG_MAX_TURNS, CFG_PLAYERS, CFG_TARGET
-from ....core.stream import end_stream, flush_row, scratch_row
+from ....core.stream import encode_target, end_stream, flush_row, scratch_row
 from . import view as V
 from .legal import is_frozen
 from .melds import canasta_kind, opening_value
@@ -254,7 +254,7 @@ def encode_games(s, cfg, games: np.ndarray, seats: np.ndarray, out: np.ndarray) 
     c = 0
     for i in range(games.shape[0]):
         fill_view(s, cfg, games[i], seats[i], w)
-        c = encode_view(w, cfg, row if row.shape[0] else o[i])
+        c = encode_view(w, cfg, encode_target(o[i], row))
         flush_row(o[i], row)
     end_stream(row)
     scratch[0] = 0  # the buffer stays alive while its borrowed slices are in use

@@ -9,7 +9,7 @@ from numba import njit
 
 from ....core.borrow import borrow
 from ....core.config import CFG_MAX_HANDS, CFG_MAX_TURNS
-from ....core.stream import end_stream, flush_row, scratch_row
+from ....core.stream import encode_target, end_stream, flush_row, scratch_row
 from ..observation import DECK_SIZE, HAND_SIZE_SCALE, OPENING_SCALE, SCORE_SCALE, STOCK_SIZE
 from .state import PHASE_DISCARD, PHASE_DRAW, PHASE_MELD
 from .tables import FORCED_DONE, FORCED_OWED, MELDS, NUM_FIS, OPEN_HIGH, OPEN_LOW, OPEN_THRESHOLD, PLAYERS
@@ -138,7 +138,7 @@ def encode_games(s, cfg, rows, seats, obs) -> int:
     scratch = scratch_row(obs, rows.shape[0])
     written = 0
     for i in range(rows.shape[0]):
-        written = encode_one(s, cfg, rows[i], seats[i], scratch if scratch.shape[0] else o[i])
+        written = encode_one(s, cfg, rows[i], seats[i], encode_target(o[i], scratch))
         flush_row(o[i], scratch)
     end_stream(scratch)
     return written
