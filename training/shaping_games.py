@@ -63,6 +63,6 @@ def shaped_rewards(
     ``coef * (gamma * phi(s') - phi(s))`` with ``phi`` of an ended hand 0 (``phi`` of the
     new observations, None without shaping). One rule for the local and RLlib trainers."""
     out = rewards + terms.win_bonus * (np.sign(rewards) * dones) - terms.step_cost
-    if coef and phi is not None:
+    if phi is not None:
         out += coef * (terms.gamma * np.where(dones, 0.0, phi) - phi_before)
     return out
