@@ -216,6 +216,9 @@ def test_hinted_training_end_to_end(tmp_path: Path) -> None:
     assert isinstance(exported, HintedPolicy)
     obs, mask = _positions(Rules(max_turns=10), games=4, steps=10)
     np.testing.assert_array_equal(exported.act(obs, mask), agent.act(obs, mask))
+    zipped = make_agent(final, Rules(max_turns=10))  # the checkpoint itself, as tournaments name it
+    zipped.setup(Rules(max_turns=10))
+    np.testing.assert_array_equal(zipped.act(obs, mask), agent.act(obs, mask))
 
 
 def test_label_smoothing_keeps_a_hinted_policy_sampling_other_actions() -> None:
