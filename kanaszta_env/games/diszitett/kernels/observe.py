@@ -248,9 +248,7 @@ def encode_games(s, cfg, games: np.ndarray, seats: np.ndarray, out: np.ndarray) 
     row in a scratch row, then streams it out (core/stream.py)."""
     s = borrow(s)  # no reference counting inside the kernel (core/borrow.py)
     o = borrow((out,))[0]
-    # fill_view writes every entry; int32 (every count of a view fits) converts to float
-    # twice as many entries per vector instruction as the int64 of a user's views
-    scratch = np.empty(view_size(cfg[CFG_PLAYERS]), np.int32)
+    scratch = np.empty(view_size(cfg[CFG_PLAYERS]), np.int64)  # fill_view writes every entry
     w = view_in(borrow((scratch,))[0], cfg[CFG_PLAYERS])
     row = scratch_row(out, games.shape[0])
     c = 0

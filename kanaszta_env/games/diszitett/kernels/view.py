@@ -169,7 +169,7 @@ def view_size(players: int) -> int:
 
 @njit(inline="always")
 def view_in(buf: np.ndarray, players: int) -> View:
-    """A row view whose fields are slices of ``buf`` (``view_size(players)`` integer entries)."""
+    """A row view whose fields are slices of ``buf`` (``view_size(players)`` int64 entries)."""
     T, G, S, P = NUM_TYPES, NUM_GROUPS, GROUP_SLOTS, players
     c = 4 * T
     groups = buf[c : c + P * G * S].reshape((P, G, S))
