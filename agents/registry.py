@@ -23,7 +23,7 @@ from .games.diszitett.search import SearchBot
 from .games.diszitett.terminal import DiszitettWords
 from .games.turkish.bots import TurkishGreedyBot, TurkishHeuristicBot
 from .games.turkish.terminal import TurkishWords
-from .hinted import hint_bot, hint_inputs, load_policy_file
+from .hinted import hint_bot, hinted_rows, load_policy_file
 from .human import TerminalWords
 from .random_bot import RandomBot
 from .search import SETTINGS, LedKit, SimulatedSearchBot
@@ -248,6 +248,8 @@ class _HintedCheckpoint(Agent):
     def __init__(self, model: object, name: str, bot: Agent) -> None:
         self.model, self.name, self.bot = model, name, bot
         self.wants_views = bot.wants_views
+        input_size = model.observation_space.shape[0]  # type: ignore[attr-defined]
+        self.sizes = (input_size - model.observation_space.hint_size, input_size)  # type: ignore[attr-defined]
 
     def setup(self, rules: Rules) -> None:
         self.rules = rules
@@ -259,8 +261,9 @@ class _HintedCheckpoint(Agent):
     def act(
         self, obs: np.ndarray, mask: np.ndarray, slots: np.ndarray | None = None, views: object = None
     ) -> np.ndarray:
-        hint = hint_inputs(self.bot, obs, mask, views)
-        inputs = np.concatenate([np.asarray(obs, np.float32), hint], axis=1)
+        if len(obs) == 0:
+            return np.zeros(0, dtype=np.int64)
+        inputs = hinted_rows(self.bot, obs, mask, views, self.sizes, self.name)
         actions, _ = self.model.predict(inputs, action_masks=mask, deterministic=True)  # type: ignore[attr-defined]
         return np.asarray(actions, dtype=np.int64)
 

@@ -219,6 +219,8 @@ def test_hinted_training_end_to_end(tmp_path: Path) -> None:
     zipped = make_agent(final, Rules(max_turns=10))  # the checkpoint itself, as tournaments name it
     zipped.setup(Rules(max_turns=10))
     np.testing.assert_array_equal(zipped.act(obs, mask), agent.act(obs, mask))
+    with pytest.raises(ValueError, match="takes observations of"):  # named, not SB3's shape error
+        zipped.act(obs[:, :-1], mask)
 
 
 def test_label_smoothing_keeps_a_hinted_policy_sampling_other_actions() -> None:
