@@ -122,7 +122,7 @@ def test_action_name_round_trip(action: int) -> None:
             (action_from_name, f"meld_{x}", "unknown action name")
             for x in ["3S", "3H", "2S", "1S", "KH_to_K"]
         ],
-        *[(action_from_name, bad, "") for bad in [None, 5, b"draw"]],
+        *[(action_from_name, bad, "must be a string") for bad in [None, 5, b"draw"]],
         *[(action_name, action, "outside") for action in [-1, NUM_ACTIONS, NUM_ACTIONS + 1, 10**6]],
     ],
 )

@@ -491,17 +491,22 @@ def test_train_export_evaluate_play_and_resume(
 def test_a_run_is_reproducible_from_its_seed(tmp_path: Path) -> None:
     """Two runs from the same seed end with the same weights: two imitation rounds, then PPO
     with the update overlapping collection (its minibatch order has its own generator, and the
-    env's reset after the warm start goes on with each game's deals)."""
+    env's reset after the warm start goes on with each game's deals). The second stops at the
+    first's decisions by ``stop_timesteps`` inside a longer schedule."""
     import zipfile
 
-    def weights(name: str) -> bytes:
+    def weights(name: str, *budget: str) -> bytes:
         flags = tiny_train_flags(rounds=2)
-        assert cli_main(["train", "--run-dir", str(tmp_path / name), "--total-timesteps", "512", *flags]) == 0
+        assert cli_main(["train", "--run-dir", str(tmp_path / name), *budget, *flags]) == 0
+        assert json.loads((tmp_path / name / "report.json").read_text())["timesteps"] == 512
         with zipfile.ZipFile(tmp_path / name / "final.zip") as saved:
             return saved.read("policy.pth")
 
-    first = weights("a")
-    assert weights("b") == first
+    first = weights("a", "--total-timesteps", "512")
+    # the same run stopped by a decision budget inside a longer (constant) schedule
+    assert weights("b", "--total-timesteps", "4096", "--stop-timesteps", "512") == first
+    with pytest.raises(ValueError, match=r"stop_timesteps \(600\) cannot exceed total_timesteps \(512\)"):
+        parse_config(["--total-timesteps", "512", "--stop-timesteps", "600"])
     assert TrainConfig().overlap  # the default this checks
 
 

@@ -40,6 +40,9 @@ class TrainConfig:
     """learner decisions to train for (counted over all parallel games; a resumed run counts on).
     The quick start's budget is in decisions, not minutes, so that a busy machine reaches the
     same number of decisions as an idle one, only later (about 4 minutes of PPO on 2 cores)"""
+    stop_timesteps: int = 0
+    """stop after this many learner decisions, the schedule still running over total_timesteps
+    (0: at total_timesteps); unlike max_minutes, where a recipe stops does not depend on the load"""
     max_minutes: float = 0.0
     """stop training after this many minutes of wall time even if steps remain (0: no limit)"""
     resume: str = ""
@@ -181,6 +184,10 @@ class TrainConfig:
         bots = bot_list(self.eval_bots)
         return self.best_by or (bots[-1] if bots else "")
 
+    def stop_at(self) -> int:
+        """The learner decision count at which training stops (``stop_timesteps`` or ``total_timesteps``)."""
+        return self.stop_timesteps or self.total_timesteps
+
     def validate(self) -> TrainConfig:
         """Raise ``ValueError`` on inconsistent values, before anything is written; returns ``self``."""
         if not (game := self.rules().game).has("training") or game.name not in POTENTIALS:
@@ -195,6 +202,11 @@ class TrainConfig:
             raise ValueError(f"trainer must be lean or sb3, got {self.trainer!r}")
         if self.max_minutes < 0:
             raise ValueError(f"max_minutes must be non-negative (0: no limit), got {self.max_minutes}")
+        if self.stop_timesteps > self.total_timesteps:
+            raise ValueError(
+                f"stop_timesteps ({self.stop_timesteps:,}) cannot exceed "
+                f"total_timesteps ({self.total_timesteps:,})"
+            )
         if self.opponent_slots > self.num_envs:
             raise ValueError(
                 f"opponent_slots ({self.opponent_slots}) cannot exceed num_envs ({self.num_envs})"
@@ -254,7 +266,10 @@ class TrainConfig:
 
 
 #: fields that may be 0 (a seed, an interval or a report that 0 turns off)
-_MAY_BE_ZERO = ("seed", "snapshot_every", "eval_every", "final_eval_hands", "checkpoint_every", "eval_seed")
+_MAY_BE_ZERO = (
+    "seed", "stop_timesteps", "snapshot_every", "eval_every", "final_eval_hands",
+    "checkpoint_every", "eval_seed",
+)  # fmt: skip
 #: integer fields (num_players aside: 0 or what the rules accept) with their least value and whether
 #: they must be even (duplicate evaluations play every deal twice); the flags check them at parse
 #: time, :meth:`TrainConfig.validate` again

@@ -216,7 +216,7 @@ class EvalCheckpointCallback(BaseCallback):
             self.evaluate()
             self.next_eval += self.config.eval_every
         limit = self.config.max_minutes * 60
-        return not (limit and time.time() - self.started > limit)
+        return n < self.config.stop_at() and not (limit and time.time() - self.started > limit)
 
     def evaluate(self, model: MaskablePPO | None = None) -> None:
         """Play the evaluation bots; ``model`` is given before training starts (no logger yet)."""

@@ -6,7 +6,7 @@ imitation of a bot (:mod:`training.rllib.warm_start`; not when resuming), then
 loop over training iterations — a league snapshot of the learner every
 ``snapshot_every`` decisions (when ``self`` is in the opponent pool), a
 checkpoint every ``checkpoint_every``, an evaluation against the bots every
-``eval_every`` — until ``total_timesteps`` or ``max_minutes``; then the final
+``eval_every`` — until ``stop_timesteps`` (or ``total_timesteps``) or ``max_minutes``; then the final
 checkpoint, report and learning curve.
 
 Run folder: the local trainer's (:mod:`training.train`: ``config.json``, ``snapshots/*.npz`` of
@@ -239,7 +239,7 @@ def train_rllib(config: TrainConfig, options: RLlibOptions) -> TrainResult:
 
     progress = (run_dir / "progress.jsonl").open("a", encoding="utf-8")
     try:
-        while steps < config.total_timesteps and not (limit and time.time() - started > limit):
+        while steps < config.stop_at() and not (limit and time.time() - started > limit):
             if "self" in weights and weights["self"] > 0 and steps >= next_snapshot:
                 _league_snapshot(algo, steps, snapshot_dir)
                 next_snapshot = steps + max(1, config.snapshot_every)
