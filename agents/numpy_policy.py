@@ -3,7 +3,7 @@
 The actor of a trained MaskablePPO model is a small MLP: the observation
 (plus :mod:`agents.count_features` when it was trained with them), hidden
 layers with ``tanh`` and a linear layer of 200 action logits. Exported to
-arrays (:meth:`training.policy.PPOAgent.to_numpy`) it
+arrays (:meth:`agents.checkpoint.PPOAgent.to_numpy`) it
 
 * ships inside the package (``agents/data/*.npz``, loaded by
   ``make_agent("ppo")``) without the training extras;

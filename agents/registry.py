@@ -8,13 +8,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
-
 from kanaszta_env import Rules
 from kanaszta_env.games import set_agent_factory
-from kanaszta_env.spaces import rules_of_space
 
-from .base import Agent, PolicyAgent
+from .base import Agent
 from .games.classic.bots import ClassicGreedyBot, ClassicHeuristicBot
 from .games.classic.terminal import ClassicWords
 from .games.diszitett.greedy import GreedyBot
@@ -23,7 +20,7 @@ from .games.diszitett.search import SearchBot
 from .games.diszitett.terminal import DiszitettWords
 from .games.turkish.bots import TurkishGreedyBot, TurkishHeuristicBot
 from .games.turkish.terminal import TurkishWords
-from .hinted import hint_bot, hinted_rows, load_policy_file
+from .hinted import load_policy_file
 from .human import TerminalWords
 from .random_bot import RandomBot
 from .search import SETTINGS, LedKit, SimulatedSearchBot
@@ -224,48 +221,14 @@ def shipped_tables() -> list[str]:
 
 
 def load_checkpoint(path: str | Path) -> Agent:
-    """A maskable PPO checkpoint (``sb3_contrib``) as a greedy batched agent."""
+    """A maskable PPO checkpoint (``sb3_contrib``) as a greedy batched agent: the same agent
+    as :func:`agents.checkpoint.load_policy`, named by its path."""
     try:
-        from sb3_contrib import MaskablePPO
-    except ImportError as err:  # pragma: no cover - optional dependency
-        raise ValueError(f"loading {path} needs sb3-contrib (pip install sb3-contrib)") from err
-    model = MaskablePPO.load(str(path), device="cpu")
-    hint = getattr(model.observation_space, "hint", "")  # the space a run saves declares it
-    if hint:
-        return _HintedCheckpoint(model, str(path), hint_bot(hint, rules_of_space(model.observation_space)))
+        from .checkpoint import load_policy
 
-    def policy(obs, mask):
-        actions, _ = model.predict(obs, action_masks=mask, deterministic=True)
-        return actions
-
-    return PolicyAgent(policy, name=str(path))
-
-
-class _HintedCheckpoint(Agent):
-    """A checkpoint trained on observations followed by ``bot``'s hint (:mod:`agents.hinted`),
-    as an agent of plain observations."""
-
-    def __init__(self, model: object, name: str, bot: Agent) -> None:
-        self.model, self.name, self.bot = model, name, bot
-        self.wants_views = bot.wants_views
-        input_size = model.observation_space.shape[0]  # type: ignore[attr-defined]
-        self.sizes = (input_size - model.observation_space.hint_size, input_size)  # type: ignore[attr-defined]
-
-    def setup(self, rules: Rules) -> None:
-        self.rules = rules
-        self.bot.setup(rules)
-
-    def reset(self, n: int) -> None:
-        self.bot.reset(n)
-
-    def act(
-        self, obs: np.ndarray, mask: np.ndarray, slots: np.ndarray | None = None, views: object = None
-    ) -> np.ndarray:
-        if len(obs) == 0:
-            return np.zeros(0, dtype=np.int64)
-        inputs = hinted_rows(self.bot, obs, mask, views, self.sizes, self.name)
-        actions, _ = self.model.predict(inputs, action_masks=mask, deterministic=True)  # type: ignore[attr-defined]
-        return np.asarray(actions, dtype=np.int64)
+        return load_policy(path, name=str(path))
+    except ImportError as err:  # pragma: no cover - optional dependencies
+        raise ValueError(f"loading {path} needs torch and sb3-contrib (pip install sb3-contrib)") from err
 
 
 set_agent_factory(make_agent)  # the envs resolve opponents given by name through it

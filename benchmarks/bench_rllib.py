@@ -31,9 +31,9 @@ import time
 
 import torch
 
+from agents.checkpoint import PPOAgent
 from training.config import TrainConfig, parse_weights
 from training.opponents import OpponentPool
-from training.policy import PPOAgent
 from training.rllib.options import RLlibOptions
 
 

@@ -35,11 +35,11 @@ from against import Figures, add_arguments, dispatch
 from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.utils import configure_logger
 
+from agents.checkpoint import PPOAgent
 from training import policy as policy_module
 from training.config import TrainConfig, bot_list, parse_weights
 from training.evaluate import evaluate_against_bots
 from training.opponents import OpponentPool
-from training.policy import PPOAgent
 from training.train import build_env, build_model
 
 

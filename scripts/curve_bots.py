@@ -18,10 +18,10 @@ from pathlib import Path
 import numpy as np
 from tqdm import tqdm
 
+from agents.checkpoint import load_policy
 from kanaszta_env import Rules
 from training.config import bot_list
 from training.evaluate import evaluate_against_bots
-from training.policy import load_policy
 
 CURVES = Path(__file__).resolve().parents[1] / "docs" / "results" / "curves"
 

@@ -34,11 +34,11 @@ import torch
 from stable_baselines3.common.callbacks import BaseCallback, CallbackList
 from tqdm import tqdm
 
+from agents.checkpoint import frozen_actor
 from agents.tournament import mean_ci
 from kanaszta_env.envs.vec_env import KanasztaVecEnv
 from training.config import TrainConfig, bot_list, parse_weights
 from training.opponents import OpponentPool, make_bot
-from training.policy import frozen_actor
 from training.train import SelfPlayCallback, build_env, build_model
 
 OUT = Path(__file__).resolve().parents[1] / "docs" / "results" / "horizon"

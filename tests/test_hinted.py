@@ -190,9 +190,9 @@ def test_hinted_training_end_to_end(tmp_path: Path) -> None:
     """A tiny hinted run: imitation learns from the hint, snapshots and evaluations play
     through the wrapper, and export keeps the hint."""
     pytest.importorskip("sb3_contrib")
+    from agents.checkpoint import load_policy
     from training.cli import main as train_cli
     from training.config import TrainConfig
-    from training.policy import load_policy
 
     run = tmp_path / "run"
     tiny = [

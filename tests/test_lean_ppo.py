@@ -12,13 +12,13 @@ pytest.importorskip("sb3_contrib")
 from sb3_contrib.common.maskable.buffers import MaskableRolloutBuffer
 from stable_baselines3.common.callbacks import BaseCallback
 
+from agents.checkpoint import PPOAgent
 from agents.numpy_policy import NumpyPolicy
 from kanaszta_env import Rules
 from kanaszta_env.observation import observation_size
 from training.config import TrainConfig, parse_weights
 from training.lean_ppo import MASKED, LeanMaskablePPO, legal_probs, sample
 from training.opponents import OpponentPool
-from training.policy import PPOAgent
 from training.train import build_env, build_model
 
 

@@ -10,9 +10,9 @@ import torch
 
 pytest.importorskip("sb3_contrib")
 
+from agents.checkpoint import PPOAgent
 from training.config import TrainConfig, parse_weights
 from training.opponents import OpponentPool
-from training.policy import PPOAgent
 from training.privileged import hand_columns
 from training.train import build_env, build_model
 

@@ -22,6 +22,7 @@ from stable_baselines3.common.vec_env import VecEnvWrapper
 from training_helpers import play, tiny_train_flags
 
 from agents.base import play_batch
+from agents.checkpoint import PPOAgent, load_policy
 from agents.cli import main as agents_cli
 from agents.numpy_policy import NumpyPolicy
 from agents.random_bot import RandomBot
@@ -43,7 +44,6 @@ from training.games.diszitett.shaping import ScoreEstimate, ShapedReward
 from training.games.turkish.shaping import TurkishScoreEstimate
 from training.imitation import collect, fit, student_of
 from training.opponents import OpponentPool, SlotOpponent
-from training.policy import PPOAgent, load_policy
 from training.train import build_env, build_model
 
 

@@ -1,4 +1,4 @@
-"""MaskablePPO self-play training for Díszített kanaszta.
+"""MaskablePPO self-play training for every game (Díszített, classic canasta, Turkish kanasta).
 
 * :mod:`training.config` — :class:`TrainConfig`, the arguments of a run;
 * :mod:`training.train` — :func:`train`, the training loop (``kanaszta train``);
@@ -6,10 +6,11 @@
   optionally overlapping the update with the next collection;
 * :mod:`training.opponents` — the opponent pool (bots and learner snapshots);
 * :mod:`training.games.diszitett.shaping` — potential-based reward shaping;
-* :mod:`training.policy` — :func:`load_policy`: a checkpoint as an agent (and its NumPy export);
 * :mod:`training.evaluate` — matches, reports and ``kanaszta eval``;
 * :mod:`training.rllib` — the same training on Ray RLlib (``kanaszta train --backend rllib``,
   the optional ``ray`` extra; ``docs/rllib.md``).
+
+:func:`load_policy` (from :mod:`agents.checkpoint`) turns a checkpoint into an agent.
 
 Heavy modules (torch, stable-baselines3) load on first use.
 """
@@ -29,7 +30,7 @@ def __getattr__(name: str) -> Any:
 
         return train
     if name == "load_policy":
-        from .policy import load_policy
+        from agents.checkpoint import load_policy
 
         return load_policy
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

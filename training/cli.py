@@ -100,9 +100,8 @@ def run(args: argparse.Namespace) -> int:
 
 def run_export(args: argparse.Namespace) -> int:
     """``kanaszta export CHECKPOINT [--out FILE]``: the checkpoint's actor as a NumPy policy."""
+    from agents.checkpoint import load_policy
     from agents.hinted import HintedPolicy
-
-    from .policy import load_policy
 
     source = Path(args.checkpoint)
     rllib = source.is_dir()

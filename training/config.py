@@ -202,15 +202,9 @@ class TrainConfig:
             raise ValueError(f"trainer must be lean or sb3, got {self.trainer!r}")
         if self.max_minutes < 0:
             raise ValueError(f"max_minutes must be non-negative (0: no limit), got {self.max_minutes}")
-        if self.stop_timesteps > self.total_timesteps:
-            raise ValueError(
-                f"stop_timesteps ({self.stop_timesteps:,}) cannot exceed "
-                f"total_timesteps ({self.total_timesteps:,})"
-            )
-        if self.opponent_slots > self.num_envs:
-            raise ValueError(
-                f"opponent_slots ({self.opponent_slots}) cannot exceed num_envs ({self.num_envs})"
-            )
+        for part, whole in (("stop_timesteps", "total_timesteps"), ("opponent_slots", "num_envs")):
+            if (n := getattr(self, part)) > (limit := getattr(self, whole)):
+                raise ValueError(f"{part} ({n}) cannot exceed {whole} ({limit})")
         if not 0.0 <= self.latest_snapshot_prob <= 1.0:
             raise ValueError("latest_snapshot_prob must lie in [0, 1]")
         if not 0.0 <= self.warm_start_smoothing < 1.0:

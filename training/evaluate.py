@@ -184,9 +184,8 @@ def plot_learning_curve(history: Sequence[dict], path: Path, title: str = "") ->
 def run_eval(args: argparse.Namespace) -> int:
     """``kanaszta eval``: a round robin of the checkpoints and the bots (duplicate deals,
     :func:`agents.tournament.round_robin`); prints the table and the Elo ratings."""
+    from agents.checkpoint import load_policy
     from agents.hinted import load_policy_file
-
-    from .policy import load_policy
 
     rules = Rules(variant=args.variant, num_players=args.num_players or None)
     bots = bot_list(args.bots)

@@ -35,8 +35,8 @@ class CountFeatures(BaseFeaturesExtractor):
         size = int(observation_space.shape[0])
         self.layout = count_layout(rules)
         super().__init__(observation_space, size + self.layout.size)
-        self.observation_size = size  # read by training.policy to check inputs
-        self.rules = rules  # the rules it was built for (training.policy reports them)
+        self.observation_size = size  # read by agents.checkpoint to check inputs
+        self.rules = rules  # the rules it was built for (agents.checkpoint reports them)
 
     def forward(self, observations: torch.Tensor) -> torch.Tensor:
         extra = count_features(observations.detach().cpu().numpy(), self.layout)

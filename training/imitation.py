@@ -32,9 +32,9 @@ from sb3_contrib import MaskablePPO
 from stable_baselines3.common.vec_env import VecEnv
 
 from agents.base import Agent, check_actions
+from agents.checkpoint import frozen_actor
 
 from .lean_ppo import MASKED, policy_heads, torch_threads
-from .policy import frozen_actor
 
 
 @dataclass

@@ -17,7 +17,7 @@ actor, its snapshots, evaluations and exports never see the hidden block.
   the learner's columns and passes the hidden block on after it.
 * :class:`PrivilegedCriticPolicy` is MaskablePPO's policy with an MLP extractor whose
   policy net reads the learner's features only; the value net reads all of them.
-  :meth:`training.policy.PPOAgent.from_sb3` takes ``actor_extractor``, so the exported
+  :meth:`agents.checkpoint.PPOAgent.from_sb3` takes ``actor_extractor``, so the exported
   actor is an ordinary one.
 
 A finished hand's last observation (``terminal_observation``, read by a truncation

@@ -36,6 +36,7 @@ from stable_baselines3.common.utils import set_random_seed
 from stable_baselines3.common.vec_env import VecEnv, VecMonitor
 from tqdm.auto import tqdm
 
+from agents.checkpoint import PPOAgent, frozen_actor
 from agents.hinted import load_policy_file
 
 from .config import TrainConfig, save_config
@@ -46,7 +47,6 @@ from .hinted_env import HintedVecEnv
 from .imitation import collect, fit, student_of
 from .lean_ppo import LeanMaskablePPO
 from .opponents import OpponentPool, PoolVecEnv, make_bot
-from .policy import PPOAgent, frozen_actor
 from .privileged import PrivilegedCriticPolicy, PrivilegedVecEnv, actor_view
 from .shaping_games import POTENTIALS
 

@@ -81,7 +81,7 @@ class MaskedActorCritic(TorchRLModule, ValueFunctionAPI):
 
     def to_agent(self, name: str = "rllib", *, deterministic: bool = True, seed: int = 0) -> Agent:
         """A frozen copy of the actor as the local trainer's agent (as
-        :func:`training.policy.frozen_actor`): a :class:`~agents.numpy_policy.NumpyPolicy`,
+        :func:`agents.checkpoint.frozen_actor`): a :class:`~agents.numpy_policy.NumpyPolicy`,
         wrapped in a :class:`~agents.hinted.HintedPolicy` when it reads a hint, so it plays
         plain observations and adds the hint itself."""
         space = self.observation_space

@@ -16,11 +16,12 @@ import numpy as np
 import torch
 from torch import nn
 
-from agents.base import Agent
-from agents.hinted import hint_size, with_hint
-from agents.numpy_policy import NumpyPolicy
 from kanaszta_env import Rules
 from kanaszta_env.observation import observation_size
+
+from .base import Agent
+from .hinted import hint_size, with_hint
+from .numpy_policy import NumpyPolicy
 
 
 class PPOAgent(Agent):
