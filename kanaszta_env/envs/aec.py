@@ -225,7 +225,7 @@ class raw_env(AECEnv, EzPickle):
             self._was_dead_step(action)
             return
         agent = self.agent_selection
-        a = action if type(action) is int else self._action_id(action)
+        a = action if type(action) is int else self._action_id(agent, action)
         self._cumulative_rewards[agent] = 0.0
         if 0 <= a < self._num_actions and self._legal_items[a]:
             self._act_item[0] = a
@@ -247,18 +247,15 @@ class raw_env(AECEnv, EzPickle):
         if self.render_mode == "human":
             self.render()
 
-    def _action_id(self, action: Any) -> int:
+    def _action_id(self, agent: str, action: Any) -> int:
         """The action id of anything but a plain ``int`` (NumPy integers, ``operator.index``)."""
+        bad = f"{agent}: an action must be an integer in 0..{self._num_actions - 1}, got {action!r}"
         if isinstance(action, (bool, np.bool_)):
-            raise IllegalActionError(
-                f"an action must be an integer in 0..{self._num_actions - 1}, got {action!r}"
-            )
+            raise IllegalActionError(bad)
         try:
             return operator.index(action)
         except TypeError:
-            raise IllegalActionError(
-                f"action must be an integer in 0..{self._num_actions - 1}, got {action!r}"
-            ) from None
+            raise IllegalActionError(bad) from None
 
     def _end_of_hand(self, mover: str, action: int) -> None:
         """Rewards of a finished hand (R16-R18) or of an illegal action, and the episode's end."""

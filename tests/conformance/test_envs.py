@@ -164,8 +164,13 @@ def test_illegal_action_raises_with_names_and_changes_nothing(table) -> None:
     names = e.games.action_names
     with pytest.raises(IllegalActionError, match=f"{re.escape(repr(names[bad]))}.*{re.escape(names[good])}"):
         e.step(bad)
-    for wrong in (len(names), -1, 1.5, True):
-        with pytest.raises(IllegalActionError):
+    for wrong, message in (
+        (len(names), "illegal action id"),
+        (-1, "illegal action id"),
+        (1.5, "integer"),
+        (True, "integer"),
+    ):
+        with pytest.raises(IllegalActionError, match=f"^{mover}: .*{message}"):
             e.step(wrong)
     assert e.agent_selection == mover and np.array_equal(e.observe(mover)["observation"], before)
     assert all(np.array_equal(a, b) for a, b in zip(state, e.games.state, strict=True))
