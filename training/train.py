@@ -280,7 +280,7 @@ def train(config: TrainConfig) -> TrainResult:
     periodic = EvalCheckpointCallback(config, run_dir, history, started)
     if imitating and config.eval_every:
         periodic.evaluate(model)  # the curve's first point: the imitation policy before PPO
-    if remaining > 0:
+    if config.stop_at() > start_steps:  # a resumed run may be past its stop
         model.learn(
             total_timesteps=remaining,
             callback=CallbackList([selfplay, periodic]),
