@@ -35,8 +35,10 @@ from against import Figures, add_arguments, dispatch
 from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.utils import configure_logger
 
-from agents.checkpoint import PPOAgent
-from training import policy as policy_module
+try:  # the trees before agents/checkpoint.py kept it in training/policy.py (--against)
+    from agents import checkpoint as policy_module
+except ImportError:
+    from training import policy as policy_module
 from training.config import TrainConfig, bot_list, parse_weights
 from training.evaluate import evaluate_against_bots
 from training.opponents import OpponentPool
@@ -65,7 +67,7 @@ def _frozen(model, name: str, deterministic: bool):
     """The tree's own frozen actor (``frozen_actor`` since the lean trainer, else the torch agent)."""
     if hasattr(policy_module, "frozen_actor"):
         return policy_module.frozen_actor(model, name, deterministic=deterministic)
-    return PPOAgent.from_sb3(model.policy, name, deterministic=deterministic)
+    return policy_module.PPOAgent.from_sb3(model.policy, name, deterministic=deterministic)
 
 
 class Trainer:

@@ -24,10 +24,10 @@ from ray.rllib.core.rl_module.torch import TorchRLModule
 from torch import nn
 
 from agents.base import Agent
+from agents.checkpoint import PPOAgent
 from agents.hinted import with_hint
 
 from ..features import CountFeatures
-from ..policy import PPOAgent
 
 FLOAT_MIN = -3.4e38  # finite: log(0) clamped here keeps the softmax defined
 
