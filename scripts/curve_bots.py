@@ -1,10 +1,11 @@
 """Add lines against more bots to a learning curve, from the checkpoints of its run.
 
 A run evaluates against its ``eval_bots`` while it trains (HeuristicBot alone in the
-shipped recipes). This plays every ``step_*.zip`` checkpoint of ``RUN_DIR`` against
-each of ``--bots`` on the run's own evaluation deals (its ``eval_seed``), puts the rows
-into ``docs/results/curves/NAME.json`` (replacing earlier rows against those bots; a
-checkpoint's wall time is read off the run's own rows) and redraws ``NAME.png``:
+shipped recipes). This plays every ``step_*.zip`` checkpoint of ``RUN_DIR`` (or every
+``step_*`` folder of an RLlib run) against each of ``--bots`` on the run's own evaluation
+deals (its ``eval_seed``), puts the rows into ``docs/results/curves/NAME.json`` (replacing
+earlier rows against those bots; a checkpoint's wall time is read off the run's own rows)
+and redraws ``NAME.png``:
 
     python scripts/curve_bots.py runs/sk4 classic_sk4 [--bots random,greedy] [--hands 200] [--every 2]
 """
@@ -19,6 +20,7 @@ import numpy as np
 from tqdm import tqdm
 
 from agents.checkpoint import load_policy
+from agents.rllib_checkpoint import load_rllib_checkpoint
 from kanaszta_env import Rules
 from training.config import bot_list
 from training.evaluate import evaluate_against_bots
@@ -31,12 +33,14 @@ def checkpoint_rows(run_dir: Path, bots: list[str], hands: int, every: int) -> l
     config = json.loads((run_dir / "config.json").read_text(encoding="utf-8"))
     players = config["num_players"] or None
     rules = Rules(variant=config["variant"], num_players=players, max_turns=config["eval_max_turns"])
-    checkpoints = sorted(run_dir.glob("step_*.zip"))[every - 1 :: every]
+    found = sorted(p for p in run_dir.glob("step_*") if p.suffix == ".zip" or p.is_dir())
+    checkpoints = found[every - 1 :: every]
     if not checkpoints:
-        raise SystemExit(f"no step_*.zip checkpoints in {run_dir}")
+        raise SystemExit(f"no step_*.zip checkpoints or RLlib step_* folders in {run_dir}")
     rows = []
     for path in tqdm(checkpoints, desc=f"{run_dir.name} checkpoints"):
-        agent = load_policy(path, name="ppo")
+        load = load_policy if path.suffix == ".zip" else load_rllib_checkpoint
+        agent = load(path, name="ppo")
         for row in evaluate_against_bots(agent, bots, rules, hands=hands, seed=config["eval_seed"]):
             row["step"] = int(path.stem.removeprefix("step_"))
             rows.append(row)

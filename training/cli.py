@@ -72,11 +72,15 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     ex = subparsers.add_parser(
         "export",
         help="export a checkpoint's policy to NumPy arrays (.npz)",
-        description="Write the actor of a MaskablePPO checkpoint as NumPy arrays: an agent that loads "
+        description="Write the actor of a checkpoint (either backend) as NumPy arrays: an agent that loads "
         "without PyTorch (make_agent('FILE.npz'), kanaszta play --opponent FILE.npz); "
         "--out agents/data/ppo-PRESET-Np.npz ships it as the ppo agent of that table (e.g. ppo-tr-4p.npz).",
     )
-    ex.add_argument("checkpoint", help="a MaskablePPO checkpoint (.zip) written by `kanaszta train`")
+    ex.add_argument(
+        "checkpoint",
+        help="a MaskablePPO checkpoint (.zip) written by `kanaszta train`, or an RLlib checkpoint "
+        "folder written by `kanaszta train --backend rllib` (e.g. runs/x/final)",
+    )
     ex.add_argument("--out", default=None, help="the .npz file to write (default: the checkpoint's name)")
     ex.set_defaults(func=run)
 
