@@ -500,6 +500,8 @@ def test_a_run_is_reproducible_from_its_seed(tmp_path: Path) -> None:
         assert cli_main(["train", "--run-dir", str(tmp_path / name), *budget, *flags]) == 0
         assert json.loads((tmp_path / name / "report.json").read_text())["timesteps"] == 512
         with zipfile.ZipFile(tmp_path / name / "final.zip") as saved:
+            # every rollout of 128 decisions was learned from, the last one too (one epoch each)
+            assert json.loads(saved.read("data"))["_n_updates"] == 4
             return saved.read("policy.pth")
 
     first = weights("a", "--total-timesteps", "512")

@@ -41,8 +41,9 @@ class TrainConfig:
     The quick start's budget is in decisions, not minutes, so that a busy machine reaches the
     same number of decisions as an idle one, only later (about 4 minutes of PPO on 2 cores)"""
     stop_timesteps: int = 0
-    """stop after this many learner decisions, the schedule still running over total_timesteps
-    (0: at total_timesteps); unlike max_minutes, where a recipe stops does not depend on the load"""
+    """stop with the update of the rollout that reaches this many learner decisions, the schedule
+    still running over total_timesteps (0: at total_timesteps); unlike max_minutes, where a recipe
+    stops does not depend on the machine's load"""
     max_minutes: float = 0.0
     """stop training after this many minutes of wall time even if steps remain (0: no limit)"""
     resume: str = ""

@@ -199,6 +199,7 @@ class EvalCheckpointCallback(BaseCallback):
         self.next_eval = self.next_ckpt = 0
         self.best_diff = float("-inf")  # best of this run's evaluations (a resumed run starts afresh)
         self.minutes_before = history[-1].get("minutes", 0.0) if history else 0.0  # a resumed run counts on
+        self.stopping = False
 
     def _on_training_start(self) -> None:
         c = self.config
@@ -206,7 +207,14 @@ class EvalCheckpointCallback(BaseCallback):
         self.next_eval = now + c.eval_every if c.eval_every else 1 << 62
         self.next_ckpt = now + c.checkpoint_every if c.checkpoint_every else 1 << 62
 
+    def _on_rollout_start(self) -> None:
+        stop = self.config.stop_timesteps  # the rollout that reached it has been learned from
+        self.stopping = bool(stop) and self.num_timesteps >= stop
+
     def _on_step(self) -> bool:
+        if self.stopping:  # past stop_timesteps: end on this rollout's first step, not counted
+            self.model.num_timesteps -= self.model.n_envs
+            return False
         n = self.num_timesteps
         if n >= self.next_ckpt:
             self.model.save(self.run_dir / f"step_{n:09d}.zip")
@@ -216,7 +224,7 @@ class EvalCheckpointCallback(BaseCallback):
             self.evaluate()
             self.next_eval += self.config.eval_every
         limit = self.config.max_minutes * 60
-        return n < self.config.stop_at() and not (limit and time.time() - self.started > limit)
+        return not (limit and time.time() - self.started > limit)
 
     def evaluate(self, model: MaskablePPO | None = None) -> None:
         """Play the evaluation bots; ``model`` is given before training starts (no logger yet)."""
