@@ -7,8 +7,9 @@ it seats sees. :func:`make_agent` builds the rules' game's agent from a name:
 :class:`~agents.search.SimulatedSearchBot` with the game's kit) and ``ppo`` (the
 trained policy shipped for that table, a :class:`NumpyPolicy`), with options
 such as ``"search:samples=24"``, or from a path: a ``kanaszta train`` checkpoint (``.zip``,
-:mod:`agents.checkpoint`, which needs torch) or an exported policy (``.npz``). The classes exported here are Díszített
-kanaszta's (the default game); each game's own are in ``agents/games/<game>/``.
+:mod:`agents.checkpoint`, which needs torch) or an exported policy (``.npz``). The classes
+exported here are Díszített kanaszta's (the default game); each game's own are in
+``agents/games/<game>/``.
 """
 
 from __future__ import annotations
