@@ -63,24 +63,6 @@ def hint_inputs(bot: Agent, obs: np.ndarray, mask: np.ndarray, views: View | Non
     return out
 
 
-def hinted_rows(
-    bot: Agent, obs: np.ndarray, mask: np.ndarray, views: View | None, sizes: tuple[int, int], who: str
-) -> np.ndarray:
-    """A hinted network's input rows: the observations ``obs`` followed by ``bot``'s hint, or
-    ``obs`` as given when its rows already carry the hint. ``sizes``: the slots of an
-    observation and of a row with the hint; ``who`` names the network in errors."""
-    obs = np.asarray(obs, dtype=np.float32)
-    obs_size, input_size = sizes
-    if obs.ndim == 2 and obs.shape[1] == input_size:
-        return obs
-    if obs.ndim != 2 or obs.shape[1] != obs_size:
-        raise ValueError(
-            f"{who} takes observations of {obs_size} slots "
-            f"(or {input_size} with the hint), got shape {obs.shape}"
-        )
-    return np.concatenate([obs, hint_inputs(bot, obs, mask, views)], axis=1)
-
-
 class HintedPolicy(Agent):
     """``policy`` (trained on observations followed by ``bot``'s hint) as an agent of plain
     observations. Rows that already carry the hint (``policy.input_size`` columns, as a
@@ -110,8 +92,15 @@ class HintedPolicy(Agent):
 
     def inputs(self, obs: np.ndarray, mask: np.ndarray, views: View | None = None) -> np.ndarray:
         """The network's input rows: ``obs`` followed by the hint (added unless present)."""
-        sizes = (self.policy.obs_size, self.policy.input_size)
-        return hinted_rows(self.bot, obs, mask, views, sizes, self.name)
+        obs = np.asarray(obs, dtype=np.float32)
+        if obs.ndim == 2 and obs.shape[1] == self.policy.input_size:
+            return obs
+        if obs.ndim != 2 or obs.shape[1] != self.policy.obs_size:
+            raise ValueError(
+                f"{self.name} takes observations of {self.policy.obs_size} slots "
+                f"(or {self.policy.input_size} with the hint), got shape {obs.shape}"
+            )
+        return np.concatenate([obs, hint_inputs(self.bot, obs, mask, views)], axis=1)
 
     def logits(self, obs: np.ndarray, mask: np.ndarray, views: View | None = None) -> np.ndarray:
         """Masked action logits ``(N, actions)`` (illegal actions at ``-inf``)."""
@@ -146,7 +135,6 @@ __all__ = [
     "hint_bot",
     "hint_inputs",
     "hint_size",
-    "hinted_rows",
     "load_policy_file",
     "with_hint",
 ]
