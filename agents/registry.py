@@ -227,8 +227,12 @@ def load_checkpoint(path: str | Path) -> Agent:
         from .checkpoint import load_policy
 
         return load_policy(path, name=str(path))
-    except ImportError as err:  # pragma: no cover - optional dependencies
-        raise ValueError(f"loading {path} needs torch and sb3-contrib (pip install sb3-contrib)") from err
+    except ImportError as err:  # only torch and the SB3 packages are optional here
+        if (err.name or "").partition(".")[0] not in ("torch", "sb3_contrib", "stable_baselines3"):
+            raise  # not a missing optional package: a fault to see as it is
+        raise ValueError(
+            f"loading {path} needs torch and sb3-contrib (pip install sb3-contrib): {err}"
+        ) from err
 
 
 set_agent_factory(make_agent)  # the envs resolve opponents given by name through it

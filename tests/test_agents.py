@@ -507,3 +507,21 @@ def test_every_shipped_policy_plays_its_table(table: str) -> None:
     seats[:, 1::2] = 1 - seats[:, 1::2]
     result = play_batch(rules, [agent, RandomBot(seed=1)], seats, np.arange(4))
     assert result.decisions[:, 0].sum() > 0
+
+
+@pytest.mark.parametrize(
+    ("missing", "raised"), [("torch", ValueError), ("sb3_contrib.common", ValueError), ("yaml", ImportError)]
+)
+def test_a_checkpoint_names_a_missing_optional_package_and_lets_other_import_errors_through(
+    monkeypatch: pytest.MonkeyPatch, missing: str, raised: type[Exception]
+) -> None:
+    """Only torch and the SB3 packages are optional for a ``.zip``: any other failed import is a fault."""
+    import agents.checkpoint
+    from agents.registry import load_checkpoint
+
+    def fail(*_args: Any, **_kwargs: Any) -> None:
+        raise ImportError(f"No module named {missing!r}", name=missing)
+
+    monkeypatch.setattr(agents.checkpoint, "load_policy", fail)
+    with pytest.raises(raised, match=missing):
+        load_checkpoint("x.zip")
