@@ -176,3 +176,33 @@ def test_plots_write_files_and_leave_the_callers_matplotlib_backend_alone(tmp_pa
         matplotlib.use(previous)
     for name in ("curve.png", "elo.png"):
         assert (tmp_path / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_chunks_of_one_match_pool_to_the_match_played_at_once(tmp_path) -> None:
+    """``scripts/pool_tournaments.py``: deterministic agents on deals 0–2 and 3–5 give the
+    figures of one tournament over deals 0–5; chunks that share a deal are refused."""
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.spec_from_file_location(
+        "pool", Path(__file__).parents[1] / "scripts/pool_tournaments.py"
+    )
+    pool = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(pool)  # type: ignore[union-attr]
+    rules = Rules()
+
+    def match(deals: int, seed: int, name: str):
+        agents = {"heuristic": make_agent("heuristic", rules), "greedy": make_agent("greedy", rules)}
+        result = round_robin(rules, agents, deals, seed=seed, batch=3, progress=False, boot=0)
+        write_outputs(result, tmp_path / name, plot=False)
+        return result["pairs"][0], tmp_path / f"{name}.json"
+
+    whole, _ = match(6, 0, "whole")
+    paths = [match(3, seed, f"chunk{seed}")[1] for seed in (0, 3)]
+    pooled = pool.pool(paths)
+    assert (pooled["deals"], pooled["seeds"], pooled["contiguous"]) == (6, [0, 5], True)
+    assert pooled["mean_diff"] == pytest.approx(whole["mean_diff"])
+    assert pooled["diff_ci95"] == pytest.approx(whole["diff_ci95"])
+    assert pooled["win_rate"] == pytest.approx(whole["win_rate"])
+    with pytest.raises(SystemExit, match="overlap"):
+        pool.pool([*paths, tmp_path / "whole.json"])
