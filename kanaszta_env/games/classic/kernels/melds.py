@@ -188,13 +188,10 @@ def opening_reachable(
     base = opening_value(grp, count_bonus)
     w0 = wilds(grp, T.WILD_MELD)
     for k in range(0, T.MAX_WILD_MELD + 1):
-        if k < w0 or (0 < k < T.MIN_MELD) or (k > 0 and not wild_melds) or (k == 0 and w0 > 0):
+        bonus = _wild_meld_bonus(grp, k, w0, jokers, wild_melds, count_bonus)
+        if bonus < 0:
             continue
         extra = k - w0
-        bonus = 0
-        if count_bonus and k == T.MAX_WILD_MELD and w0 < T.MAX_WILD_MELD:
-            has_joker = grp[T.WILD_MELD, T.JOKER_SLOT] > 0 or jokers > 0
-            bonus = T.CANASTA_BONUS[T.KIND_WILD_JOKER if has_joker else T.KIND_WILD_TWOS]
         for u in range(wmax + 1 - extra):
             for c in range(cmax + 1):
                 if dp[u, c] == neg or (not free and c + extra > budget):
@@ -202,6 +199,18 @@ def opening_reachable(
                 if base + dp[u, c] + _wild_value(u + extra, jokers) + bonus >= need:
                     return True
     return False
+
+
+@njit(cache=True)
+def _wild_meld_bonus(grp, k: int, w0: int, jokers, wild_melds: bool, count_bonus: bool) -> int:
+    """The canasta bonus the wild meld (``w0`` wilds now) gains at ``k`` wilds (with
+    ``count_bonus``, else 0), or -1 where ``k`` is no valid size for it."""
+    if k < w0 or (0 < k < T.MIN_MELD) or (k > 0 and not wild_melds) or (k == 0 and w0 > 0):
+        return -1
+    if count_bonus and k == T.MAX_WILD_MELD and w0 < T.MAX_WILD_MELD:
+        has_joker = grp[T.WILD_MELD, T.JOKER_SLOT] > 0 or jokers > 0
+        return T.CANASTA_BONUS[T.KIND_WILD_JOKER if has_joker else T.KIND_WILD_TWOS]
+    return 0
 
 
 @njit(cache=True)
@@ -260,13 +269,10 @@ def _reachable_free(grp, need: int, pair_group: int, wild_melds: bool, count_bon
     base = opening_value(grp, count_bonus)
     w0 = wilds(grp, T.WILD_MELD)
     for k in range(0, T.MAX_WILD_MELD + 1):
-        if k < w0 or (0 < k < T.MIN_MELD) or (k > 0 and not wild_melds) or (k == 0 and w0 > 0):
+        bonus = _wild_meld_bonus(grp, k, w0, jokers, wild_melds, count_bonus)
+        if bonus < 0:
             continue
         extra = k - w0
-        bonus = 0
-        if count_bonus and k == T.MAX_WILD_MELD and w0 < T.MAX_WILD_MELD:
-            has_joker = grp[T.WILD_MELD, T.JOKER_SLOT] > 0 or jokers > 0
-            bonus = T.CANASTA_BONUS[T.KIND_WILD_JOKER if has_joker else T.KIND_WILD_TWOS]
         for u in range(min(top, wmax - extra) + 1):
             if dp[u] != neg and base + dp[u] + _wild_value(u + extra, jokers) + bonus >= need:
                 return True
