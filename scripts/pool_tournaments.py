@@ -5,8 +5,11 @@ as chunks, each ``kanaszta tournament A B --deals D --seed S_k --out chunk_k``
 with its own deals, one or two at a time and across sessions. This reads the
 chunks' JSON files, checks that they are the same pair under the same rules on
 deals that do not overlap, and prints the pooled mean score difference and win
-rate per deal with their 95% intervals, from the chunks' per-deal results: the
-same figures one tournament over all the deals would print.
+rate per deal with their 95% intervals, from the chunks' per-deal results. With agents
+that decide from what they see and their seed alone (not ``random``, nor a sampling
+policy) and the same seeds, these are the figures one tournament over all the deals
+prints; ``kanaszta tournament`` seeds the agents with ``--seed``, so chunks of it are
+the same match with other samples drawn by the search bots.
 
     python scripts/pool_tournaments.py runs/ledsearch/chunk_*.json
 """
