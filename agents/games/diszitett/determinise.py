@@ -144,6 +144,9 @@ def determinise(v: View, s, b: int, seed: np.uint64) -> None:
     s.end_reason[b] = 0
     s.out_player[b] = -1
     s.rng[b] = next_u64(rng, 0)
+    # The turn's checkpoint is taken as the position now, not rebuilt from the view's ``laid``:
+    # in the middle of a pile pickup the top card then looks unmelded, and a world can reach a
+    # position without a legal move (the rollouts stop there).
     s.cp_hand[b] = s.hand[b, mover]
     s.cp_groups[b] = s.groups[b, mover]
     s.cp_sep_heart_aces[b] = s.sep_heart_aces[b, mover]

@@ -99,6 +99,8 @@ def rollout(s, cfg, b, prm, v, opt, reserve, tn, tw, row, rewards, end_turn: int
                 if row[x]:
                     a = x
                     break
+        if a < 0 or not row[a]:
+            return  # a sampled world with no legal move (see determinise): valued as it stands
         apply_action(s, cfg, b, a, rewards)
 
 
