@@ -91,7 +91,8 @@ def rollout(s, cfg, b, prm, v, opt, reserve, tn, tw, row, rewards, end_turn: int
             return
         if s.turn[b] >= end_turn and s.phase[b] == PHASE_DRAW:
             return
-        legal_row(s, cfg, b, row)
+        if legal_row(s, cfg, b, row) == 0:
+            return  # a sampled world with no legal move (see determinise): valued as it stands
         fill_view(s, cfg, b, s.to_move[b], v)  # the simulated mover's view
         a = heuristic_view(row, v, opt, reserve, tn, tw, prm)
         if a < 0 or not row[a]:
@@ -99,8 +100,6 @@ def rollout(s, cfg, b, prm, v, opt, reserve, tn, tw, row, rewards, end_turn: int
                 if row[x]:
                     a = x
                     break
-        if a < 0 or not row[a]:
-            return  # a sampled world with no legal move (see determinise): valued as it stands
         apply_action(s, cfg, b, a, rewards)
 
 
